@@ -1,0 +1,86 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Modules, from the inside out:
+//   LosslessJSON      JSON values that round-trip byte for byte (no Foundation)
+//   CognitoEvents     the three trigger events as typed, lossless value types
+//   ChallengeCrypto   OpenSSL: CSPRNG, SHA-256, HMAC, constant-time compare
+//   ChallengeFlows    pure Define/Create/Verify decisions for each sign-in flow
+//   CurlHTTP          one reusable libcurl handle
+//   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
+//   AWSSigV4          Signature Version 4 request signing
+//   EmailDelivery     where codes go: a local outbox file or Amazon SES
+//   CognitoTriggers   configuration + dispatch of raw events to the flows
+//   bootstrap         the Lambda executable (links none of the invoker's libraries)
+//   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
+//   runtime-benchmark: figures for the runtime loop against a C floor
+let package = Package(
+    name: "cognito-challenge-runtime",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "bootstrap", targets: ["bootstrap"]),
+        .executable(name: "cognito-local", targets: ["cognito-local"]),
+        .executable(name: "runtime-benchmark", targets: ["runtime-benchmark"]),
+        .library(name: "CognitoTriggers", targets: ["CognitoTriggers"]),
+    ],
+    dependencies: [
+        // Invoker only: command-line parsing and the local Runtime API server.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "LosslessJSON"),
+        .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
+        .target(name: "ChallengeCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto"]),
+        .target(name: "CurlHTTP", dependencies: ["CCurl"]),
+        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
+        .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
+        .target(name: "EmailDelivery", dependencies: ["ChallengeFlows", "AWSSigV4", "CurlHTTP", "LosslessJSON"]),
+        .target(
+            name: "CognitoTriggers",
+            dependencies: ["CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON"]
+        ),
+        .executableTarget(name: "bootstrap", dependencies: ["CognitoTriggers", "LambdaRuntime"]),
+        .target(
+            name: "RuntimeAPIEmulator",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "Invoker",
+            dependencies: ["CognitoTriggers", "RuntimeAPIEmulator", "LosslessJSON"]
+        ),
+        .executableTarget(
+            name: "cognito-local",
+            dependencies: ["Invoker", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "runtime-benchmark",
+            dependencies: ["RuntimeAPIEmulator", "LosslessJSON"]
+        ),
+
+        .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
+        .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents"]),
+        .testTarget(name: "ChallengeCryptoTests", dependencies: ["ChallengeCrypto"]),
+        .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows"]),
+        .testTarget(name: "CognitoTriggersTests", dependencies: ["CognitoTriggers"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator"]),
+        .testTarget(name: "EmailDeliveryTests", dependencies: ["EmailDelivery", "AWSSigV4"]),
+        .testTarget(name: "InvokerTests", dependencies: ["Invoker"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

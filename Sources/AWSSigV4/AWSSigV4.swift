@@ -1,0 +1,1 @@
+// AWSSigV4: work in progress.

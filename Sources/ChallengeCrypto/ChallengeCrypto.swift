@@ -1,0 +1,1 @@
+// ChallengeCrypto: work in progress.

@@ -1,0 +1,1 @@
+// ChallengeFlows: work in progress.

@@ -1,0 +1,1 @@
+// CognitoEvents: work in progress.

@@ -1,0 +1,1 @@
+// CognitoTriggers: work in progress.

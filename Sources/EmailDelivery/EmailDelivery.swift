@@ -1,0 +1,1 @@
+// EmailDelivery: work in progress.

@@ -1,0 +1,1 @@
+// Invoker: work in progress.

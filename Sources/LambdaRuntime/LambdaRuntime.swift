@@ -1,0 +1,1 @@
+// LambdaRuntime: work in progress.

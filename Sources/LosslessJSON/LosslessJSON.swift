@@ -1,0 +1,1 @@
+// LosslessJSON: work in progress.

@@ -1,0 +1,1 @@
+// RuntimeAPIEmulator: work in progress.

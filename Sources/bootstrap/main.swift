@@ -1,0 +1,1 @@
+print("bootstrap: work in progress")

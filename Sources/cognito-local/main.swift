@@ -1,0 +1,1 @@
+print("cognito-local: work in progress")

@@ -1,0 +1,1 @@
+print("runtime-benchmark: work in progress")
