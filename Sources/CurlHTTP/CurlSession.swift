@@ -11,7 +11,10 @@ public final class CurlSession {
 
     private static let globalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
-    public init() throws(CurlError) {
+    /// - Parameter caFile: a PEM bundle of trusted certificate authorities for HTTPS, in place of the one libcurl
+    ///   was built to look for (Amazon Linux keeps it at `/etc/pki/tls/certs/ca-bundle.crt`, Debian at
+    ///   `/etc/ssl/certs/ca-certificates.crt`).
+    public init(caFile: String? = nil) throws(CurlError) {
         guard Self.globalInitialization == CURLE_OK, let handle = curl_easy_init() else {
             errorBuffer.deallocate()
             throw CurlError(kind: .other, code: Int32(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start")
@@ -29,6 +32,9 @@ public final class CurlSession {
         ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
         ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        if let caFile {
+            caFile.withCString { path in _ = ccurl_setopt_pointer(handle, CURLOPT_CAINFO, path) }
+        }
     }
 
     deinit {
