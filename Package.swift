@@ -14,6 +14,7 @@ import PackageDescription
 //   bootstrap         the Lambda executable (links none of the invoker's libraries)
 //   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
 //   runtime-benchmark: figures for the runtime loop against a C floor
+//     (echo-bootstrap: the loop with an echo handler; runtime-floor: a minimal C echo loop on libcurl)
 let package = Package(
     name: "cognito-challenge-runtime",
     platforms: [.macOS(.v15)],
@@ -72,6 +73,8 @@ let package = Package(
             name: "runtime-benchmark",
             dependencies: ["RuntimeAPIEmulator", "LosslessJSON"]
         ),
+        .executableTarget(name: "echo-bootstrap", dependencies: ["LambdaRuntime"]),
+        .executableTarget(name: "runtime-floor", dependencies: ["CCurl"]),
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
@@ -81,7 +84,7 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON"]
         ),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "echo-bootstrap"]),
         .testTarget(name: "EmailDeliveryTests", dependencies: ["EmailDelivery", "AWSSigV4"]),
         .testTarget(name: "InvokerTests", dependencies: ["Invoker"]),
     ],
