@@ -85,6 +85,10 @@ let package = Package(
             dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON"]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "echo-bootstrap"]),
+        .testTarget(
+            name: "BootstrapTests",
+            dependencies: ["bootstrap", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON"]
+        ),
         .testTarget(name: "EmailDeliveryTests", dependencies: ["EmailDelivery", "AWSSigV4"]),
         .testTarget(name: "InvokerTests", dependencies: ["Invoker"]),
     ],
