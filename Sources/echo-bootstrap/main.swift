@@ -8,12 +8,16 @@ import Darwin
 
 /// Answers every event with its own bytes: the runtime loop's cost with nothing else in the way.
 ///
-/// Two test switches, read once at start: `ECHO_FAIL_INIT=1` throws while building the handler (an `init/error`),
-/// and an event that is exactly `"fail"` (with the quotes) makes the handler throw.
+/// Test switches: `ECHO_FAIL_INIT=1` (read once at start) throws while building the handler (an `init/error`); an
+/// event that is exactly `"fail"` (with the quotes) makes the handler throw; `"slow"` makes it take half a second.
 struct EchoHandler: LambdaHandler {
     func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
         context.logger.debug("echoing \(event.count) bytes")
-        guard event != Array("\"fail\"".utf8) else { throw EchoFailure.asked }
+        if event == Array("\"fail\"".utf8) { throw EchoFailure.asked }
+        if event == Array("\"slow\"".utf8) {
+            let end = ContinuousClock.now + .milliseconds(500)
+            while ContinuousClock.now < end { usleep(10_000) }  // signals cut usleep short
+        }
         return event
     }
 }

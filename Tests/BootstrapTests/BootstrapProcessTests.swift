@@ -138,3 +138,21 @@ extension Array where Element == UInt8 {
         return (0...(count - needle.count)).contains { self[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 }
+
+/// SIGTERM during an invocation, with the echo loop whose `"slow"` event takes half a second.
+@Suite struct TerminationTests {
+    @Test func sigtermDuringAnInvocationAnswersItThenExitsWithStatus0() async throws {
+        let emulator = RuntimeAPIEmulator()
+        let address = try await emulator.start()
+        let echo = try BootstrapProcess("echo-bootstrap", runtimeAPI: address, environment: [:])
+        guard case .ready = try await emulator.runtimeStart() else {
+            Issue.record("the echo loop should ask for an invocation"); return
+        }
+        async let slow = invoke(emulator, Array("\"slow\"".utf8))
+        try await Task.sleep(for: .milliseconds(150))
+        echo.terminate()
+        #expect(try await slow == .response(Array("\"slow\"".utf8)))
+        #expect(try await echo.exitStatus() == 0)
+        try await emulator.shutdown()
+    }
+}
