@@ -84,7 +84,7 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON"]
         ),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "echo-bootstrap"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
             dependencies: ["bootstrap", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON"]
