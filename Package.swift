@@ -62,7 +62,9 @@ let package = Package(
         ),
         .target(
             name: "Invoker",
-            dependencies: ["CognitoTriggers", "RuntimeAPIEmulator", "LosslessJSON"]
+            dependencies: [
+                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON",
+            ]
         ),
         .executableTarget(
             name: "cognito-local",
