@@ -9,18 +9,32 @@ struct CognitoLocal: AsyncParsableCommand {
         commandName: "cognito-local",
         abstract: "Run the Cognito custom-auth triggers locally: invoke events, walk whole sign-ins, serve a Lambda endpoint.",
         discussion: ExitStatusTable.text,
-        subcommands: [Invoke.self])
+        subcommands: [Invoke.self, SignIn.self])
 }
 
 /// Runs a command body, turning an ``InvokerError`` into one line on standard error and its exit status.
-func reportingErrors(_ body: () async throws(InvokerError) -> Void) async throws {
+func reportingErrors<T>(_ body: () async throws(InvokerError) -> T) async throws -> T {
     do {
-        try await body()
+        return try await body()
     } catch {
         let style = TerminalStyle.detect(fileDescriptor: STDERR_FILENO, environment: ProcessInfo.processInfo.environment)
         StandardStream.write("\(style.paint("cognito-local: error:", .red, .bold)) \(error)\n", to: STDERR_FILENO)
         throw ExitCode(error.exitStatus.rawValue)
     }
+}
+
+/// Runs `body` with a transport, then shuts the transport down whatever happened.
+func using<T>(
+    _ transport: any TriggerTransport, _ body: (any TriggerTransport) async throws(InvokerError) -> T
+) async throws(InvokerError) -> T {
+    let result: Result<T, InvokerError>
+    do {
+        result = .success(try await body(transport))
+    } catch {
+        result = .failure(error)
+    }
+    await transport.shutdown()
+    return try result.get()
 }
 
 enum ExitStatusTable {

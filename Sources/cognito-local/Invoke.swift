@@ -16,10 +16,9 @@ struct Invoke: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors { () async throws(InvokerError) in
-            let transport = try InProcessTransport(configuration: configuration.load())
-            defer { _ = transport }
-            try await EventInvoker(transport: transport, console: configuration.console, raw: raw).invoke(path: event)
-            await transport.shutdown()
+            try await using(InProcessTransport(configuration: configuration.load())) { transport async throws(InvokerError) in
+                try await EventInvoker(transport: transport, console: configuration.console, raw: raw).invoke(path: event)
+            }
         }
     }
 }
