@@ -79,7 +79,7 @@ public struct LambdaErrorPayload: Sendable, Equatable {
     }
 
     /// The payload for an outcome that is not a response; nil for a response.
-    public init?(_ outcome: InvocationOutcome, requestId: String) {
+    public init?(_ outcome: FunctionOutcome, requestId: String) {
         switch outcome {
         case .response: return nil
         case .functionError(let type, let message): self.init(type: type, message: message)

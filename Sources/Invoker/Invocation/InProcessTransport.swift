@@ -19,7 +19,7 @@ public final class InProcessTransport: TriggerTransport {
     public func invoke(_ event: [UInt8]) async -> Invocation {
         let requestId = UUID().uuidString.lowercased()
         let start = ContinuousClock.now
-        let outcome: InvocationOutcome
+        let outcome: FunctionOutcome
         var summary: String?
         do {
             let result = try handler.handle(event)

@@ -1,5 +1,5 @@
 /// How one invocation of the function ended.
-public enum InvocationOutcome: Sendable, Equatable {
+public enum FunctionOutcome: Sendable, Equatable {
     /// The function answered: the response event's bytes.
     case response([UInt8])
     /// The function reported an error (Lambda's `errorType` and `errorMessage`).
@@ -13,7 +13,7 @@ public enum InvocationOutcome: Sendable, Equatable {
 /// One invocation: what came back, how long it took, and what the function decided.
 public struct Invocation: Sendable {
     public let requestId: String
-    public let outcome: InvocationOutcome
+    public let outcome: FunctionOutcome
     /// The function's own one-line account of its decision, when the transport can see it (in-process).
     public let summary: String?
     /// From handing over the event to receiving the answer.
@@ -22,7 +22,7 @@ public struct Invocation: Sendable {
     public let report: ExecutionReport?
 
     public init(
-        requestId: String, outcome: InvocationOutcome, summary: String? = nil, duration: Duration,
+        requestId: String, outcome: FunctionOutcome, summary: String? = nil, duration: Duration,
         report: ExecutionReport? = nil
     ) {
         self.requestId = requestId
