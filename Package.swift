@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "CognitoTriggersTests", dependencies: ["CognitoTriggers"]),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator"]),
         .testTarget(name: "EmailDeliveryTests", dependencies: ["EmailDelivery", "AWSSigV4"]),
-        .testTarget(name: "InvokerTests", dependencies: ["Invoker"]),
+        .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "LosslessJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,6 +38,6 @@ struct SignIn: AsyncParsableCommand {
                 try await SignInDriver(transport: transport, settings: settings, answers: source, console: console).run()
             }
         }
-        if case .failed = result.outcome { throw ExitCode(ExitStatus.authenticationFailed.rawValue) }
+        if case .failed = result.outcome { throw ExitCode(CommandExitStatus.authenticationFailed.rawValue) }
     }
 }

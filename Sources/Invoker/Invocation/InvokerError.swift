@@ -1,5 +1,5 @@
 /// The exit status of `cognito-local`: one per class of outcome, so scripts can tell them apart.
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+public enum CommandExitStatus: Int32, Sendable, CaseIterable {
     /// The invocation answered; the sign-in issued tokens.
     case success = 0
     /// The sign-in ran to the end and Define failed it.
@@ -39,7 +39,7 @@ public enum InvokerError: Error, Sendable, Equatable, CustomStringConvertible {
     case noMoreAnswers(String)
     case usage(String)
 
-    public var exitStatus: ExitStatus {
+    public var exitStatus: CommandExitStatus {
         switch self {
         case .eventFileUnreadable: .eventFileUnreadable
         case .invalidJSON: .invalidJSON
