@@ -41,3 +41,28 @@ struct ConfigurationOptions: ParsableArguments {
         Console.standard(environment: ProcessInfo.processInfo.environment, colourDisabled: noColor)
     }
 }
+
+/// Where the function runs: in this process, or in a built bootstrap behind a local Runtime API.
+struct TransportOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Run the function in this built bootstrap executable behind a local Runtime API (e.g. .build/debug/bootstrap).", valueName: "path"))
+    var bootstrap: String?
+
+    @Option(help: ArgumentHelp("Seconds one invocation may take before it is stopped (Cognito allows 5).", valueName: "seconds"))
+    var timeout: Double = 5
+
+    @Option(help: ArgumentHelp("The function's memory size in MB (AWS_LAMBDA_FUNCTION_MEMORY_SIZE).", valueName: "MB"))
+    var memory = 128
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 900 else { throw ValidationError("--timeout must be between 0 and 900 seconds") }
+        guard (128...10240).contains(memory) else { throw ValidationError("--memory must be between 128 and 10240 MB") }
+    }
+
+    /// The transport the options describe, for this configuration.
+    func makeTransport(_ configuration: LocalConfiguration) throws(InvokerError) -> any TriggerTransport {
+        guard let bootstrap else { return try InProcessTransport(configuration: configuration) }
+        return BootstrapTransport(settings: BootstrapSettings(
+            path: bootstrap, environment: configuration.environment, timeout: .milliseconds(Int64((timeout * 1000).rounded())),
+            memorySizeMB: memory))
+    }
+}

@@ -25,6 +25,7 @@ struct SignIn: AsyncParsableCommand {
     var users: String?
 
     @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var transport: TransportOptions
 
     func run() async throws {
         let result = try await reportingErrors { () async throws(InvokerError) -> SignInResult in
@@ -34,7 +35,7 @@ struct SignIn: AsyncParsableCommand {
             let source: any AnswerSource = answers.map { ScriptedAnswers($0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) }
                 ?? PromptedAnswers(style: console.style)
             let settings = SignInSettings(configuration: local, userName: user, password: password, users: table)
-            return try await using(InProcessTransport(configuration: local)) { transport async throws(InvokerError) in
+            return try await using(transport.makeTransport(local)) { transport async throws(InvokerError) in
                 try await SignInDriver(transport: transport, settings: settings, answers: source, console: console).run()
             }
         }

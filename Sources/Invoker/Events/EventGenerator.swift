@@ -1,6 +1,7 @@
 import ChallengeFlows
 import CognitoEvents
 import LosslessJSON
+import Synchronization
 
 /// Builds a realistic event for any trigger at any point of a flow. Earlier custom challenges in the session are
 /// issued for real by the configured triggers (in this process, codes captured rather than delivered), so the
@@ -155,14 +156,14 @@ public final class EventGenerator {
 }
 
 /// Keeps delivered codes in memory instead of sending them.
-final class CapturedCodes: CodeDelivery {
-    private var messages: [CodeMessage] = []
+final class CapturedCodes: CodeDelivery, Sendable {
+    private let messages = Mutex<[CodeMessage]>([])
 
     func deliver(_ message: CodeMessage) throws {
-        messages.append(message)
+        messages.withLock { $0.append(message) }
     }
 
     func latest(for userName: String) -> String? {
-        messages.last { $0.userName == userName }?.code
+        messages.withLock { messages in messages.last { $0.userName == userName }?.code }
     }
 }

@@ -3,9 +3,10 @@ import CognitoTriggers
 import Foundation
 
 /// Runs the triggers in this process with ``CognitoTriggerHandler``: no build of the bootstrap, no network.
-public final class InProcessTransport: TriggerTransport {
+/// Invocations run one at a time, as in one Lambda sandbox.
+public actor InProcessTransport: TriggerTransport {
     private let handler: CognitoTriggerHandler
-    public let label = "in-process"
+    public nonisolated let label = "in-process"
 
     /// - Parameter delivery: where codes go instead of the configured delivery (e.g. to keep them out of the outbox).
     public init(configuration: LocalConfiguration, delivery: (any CodeDelivery)? = nil) throws(InvokerError) {

@@ -68,7 +68,7 @@ public struct ExecutionReport: Sendable, Equatable {
 
 /// Runs the function on one event. Two implementations: in this process (``InProcessTransport``) and in the real
 /// `bootstrap` behind a local Runtime API (``BootstrapTransport``); everything above works with either.
-public protocol TriggerTransport: AnyObject {
+public protocol TriggerTransport: AnyObject, Sendable {
     /// Where the function runs, for transcripts: `in-process`, `bootstrap .build/debug/bootstrap`.
     var label: String { get }
     /// Hands the event to the function and waits for its outcome. Throws only when the function cannot be run at
