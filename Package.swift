@@ -63,7 +63,9 @@ let package = Package(
         ),
         .target(
             name: "Invoker",
-            dependencies: ["CognitoTriggers", "RuntimeAPIEmulator", "LosslessJSON"]
+            dependencies: [
+                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON",
+            ]
         ),
         .executableTarget(
             name: "cognito-local",
@@ -90,7 +92,7 @@ let package = Package(
             dependencies: ["bootstrap", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON"]
         ),
         .testTarget(name: "EmailDeliveryTests", dependencies: ["EmailDelivery", "AWSSigV4"]),
-        .testTarget(name: "InvokerTests", dependencies: ["Invoker"]),
+        .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "LosslessJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )
