@@ -65,6 +65,9 @@ let package = Package(
             name: "Invoker",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -92,7 +95,7 @@ let package = Package(
             dependencies: ["bootstrap", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON"]
         ),
         .testTarget(name: "EmailDeliveryTests", dependencies: ["EmailDelivery", "AWSSigV4"]),
-        .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "LosslessJSON"]),
+        .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )
