@@ -74,10 +74,13 @@ let package = Package(
         ),
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
-        .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents"]),
+        .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["ChallengeCrypto"]),
-        .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows"]),
-        .testTarget(name: "CognitoTriggersTests", dependencies: ["CognitoTriggers"]),
+        .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON"]),
+        .testTarget(
+            name: "CognitoTriggersTests",
+            dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON"]
+        ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator"]),
         .testTarget(name: "EmailDeliveryTests", dependencies: ["EmailDelivery", "AWSSigV4"]),
         .testTarget(name: "InvokerTests", dependencies: ["Invoker"]),

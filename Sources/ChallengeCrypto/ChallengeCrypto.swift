@@ -1,1 +1,0 @@
-// ChallengeCrypto: work in progress.

@@ -1,0 +1,56 @@
+import COpenSSL
+
+/// A failure inside OpenSSL.
+public struct CryptoError: Error, Sendable, CustomStringConvertible {
+    public let operation: String
+    public var description: String { "OpenSSL failed to \(operation)" }
+}
+
+/// Where random bytes come from. Production uses ``SystemRandom``; tests inject a seeded source.
+public protocol RandomSource: Sendable {
+    /// Fills the buffer with random bytes.
+    func fill(_ buffer: UnsafeMutableRawBufferPointer) throws
+}
+
+/// OpenSSL's CSPRNG (`RAND_bytes`).
+public struct SystemRandom: RandomSource {
+    public init() {}
+
+    public func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
+        guard buffer.count > 0 else { return }
+        guard RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(buffer.count)) == 1 else {
+            throw CryptoError(operation: "produce random bytes")
+        }
+    }
+}
+
+extension RandomSource {
+    /// `count` random bytes.
+    public func bytes(count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        try bytes.withUnsafeMutableBytes { try fill($0) }
+        return bytes
+    }
+
+    /// A uniformly distributed integer in `0..<bound`, by rejection sampling: no modulo bias.
+    public func uniformInteger(below bound: UInt32) throws -> UInt32 {
+        precondition(bound > 0, "bound must be positive")
+        // The largest multiple of `bound` that fits in 2^32; draws at or above it are thrown away.
+        let limit = UInt64(1) << 32 - (UInt64(1) << 32) % UInt64(bound)
+        while true {
+            var draw: UInt32 = 0
+            try withUnsafeMutableBytes(of: &draw) { try fill($0) }
+            if UInt64(draw) < limit { return draw % bound }
+        }
+    }
+
+    /// A string of `count` decimal digits, each drawn uniformly.
+    public func decimalDigits(count: Int) throws -> String {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(count)
+        for _ in 0..<count {
+            digits.append(UInt8(ascii: "0") + UInt8(try uniformInteger(below: 10)))
+        }
+        return String(decoding: digits, as: UTF8.self)
+    }
+}

@@ -1,0 +1,249 @@
+import ChallengeCrypto
+import CognitoEvents
+
+/// One CAPTCHA image and the text it shows.
+public struct CaptchaEntry: Sendable, Equatable {
+    public let imageURL: String
+    public let answer: String
+
+    public init(imageURL: String, answer: String) {
+        self.imageURL = imageURL
+        self.answer = answer
+    }
+}
+
+/// The Define, Create and Verify decisions for one configured sign-in flow.
+///
+/// Pure: no I/O. Randomness is injected, the current time is passed in, and a code that must be sent comes back
+/// as a ``CodeMessage`` for the caller to deliver.
+public struct ChallengeFlowEngine: Sendable {
+    public let flow: SignInFlow
+    public let policy: ChallengePolicy
+    private let hasher: AnswerHasher
+    private let random: any RandomSource
+    private let captchas: [CaptchaEntry]
+
+    /// The shortest `CODE_HASH_SECRET` accepted, in bytes.
+    public static let minimumSecretLength = 32
+
+    public init(
+        flow: SignInFlow, policy: ChallengePolicy, secret: [UInt8], captchas: [CaptchaEntry] = [],
+        random: any RandomSource = SystemRandom()
+    ) throws(ConfigurationError) {
+        guard secret.count >= Self.minimumSecretLength else {
+            throw .invalid(
+                variable: "CODE_HASH_SECRET", value: "(\(secret.count) bytes, not shown)",
+                expected: "at least \(Self.minimumSecretLength) bytes of random text, e.g. from `openssl rand -hex 32`")
+        }
+        if flow.steps.contains(.captcha) && captchas.isEmpty {
+            throw .missing(
+                variable: "CAPTCHA_CATALOG",
+                hint: "the flow \(flow) has a CAPTCHA step; point it at a JSON file of {\"imageURL\", \"answer\"} entries")
+        }
+        self.flow = flow
+        self.policy = policy
+        self.hasher = AnswerHasher(key: secret)
+        self.random = random
+        self.captchas = captchas
+    }
+
+    // MARK: Define
+
+    /// Chooses the next challenge from the session alone.
+    public func define(_ request: DefineAuthChallengeRequest) -> DefineDecision {
+        switch FlowProgress(session: request.session, flow: flow, policy: policy) {
+        case .awaitingPasswordVerifier: .present(.passwordVerifier)
+        case .customStep: .present(.customChallenge)
+        case .complete: .issueTokens
+        case .failed(let failure): .fail(failure)
+        }
+    }
+
+    // MARK: Create
+
+    /// Builds the custom challenge that is due. Throws when the session has no custom challenge due, which means
+    /// Cognito was not driven by this flow's Define.
+    public func create(_ request: CreateAuthChallengeRequest, user: UserIdentity, now: Int64) throws -> IssuedChallenge {
+        guard request.challengeName == .customChallenge else { throw CreateChallengeError.notACustomChallenge(request.challengeName) }
+        let progress = FlowProgress(session: request.session, flow: flow, policy: policy)
+        guard case .customStep(let index, let kind, let attempt, let previousSeal) = progress else {
+            throw CreateChallengeError.noCustomStepDue(progress)
+        }
+        let attemptsLeft = policy.maxAttempts - attempt + 1
+        switch kind {
+        case .emailCode:
+            return try createEmailCode(
+                request, user: user, stepIndex: index, attemptsLeft: attemptsLeft, previousSeal: previousSeal, now: now)
+        case .captcha:
+            return try createCaptcha(user: user, stepIndex: index, attemptsLeft: attemptsLeft, now: now)
+        }
+    }
+
+    private func createEmailCode(
+        _ request: CreateAuthChallengeRequest, user: UserIdentity, stepIndex: Int, attemptsLeft: Int,
+        previousSeal: ChallengeSeal?, now: Int64
+    ) throws -> IssuedChallenge {
+        let recipient: String?
+        if request.userNotFound {
+            recipient = nil
+        } else {
+            guard let email = request.userAttributes["email"], !email.isEmpty else {
+                throw CreateChallengeError.noEmailAddress(userName: user.userName)
+            }
+            recipient = email
+        }
+        let destination = recipient.map(EmailMask.mask) ?? EmailMask.decoy(for: user.userName, hasher: hasher)
+
+        // After a wrong answer the code already sent stays in force, so the user never holds two codes.
+        let seal: ChallengeSeal
+        var message: CodeMessage?
+        if let previousSeal, previousSeal.expiresAt > now {
+            seal = previousSeal
+        } else {
+            let code = try random.decimalDigits(count: policy.codeLength)
+            seal = self.seal(answer: code, kind: .emailCode, stepIndex: stepIndex, user: user, now: now)
+            message = recipient.map {
+                CodeMessage(recipient: $0, userName: user.userName, code: code, validForSeconds: policy.validitySeconds)
+            }
+        }
+        let publicParameters = [
+            "challenge": ChallengeKind.emailCode.rawValue,
+            "destination": destination,
+            "codeLength": String(policy.codeLength),
+            "attemptsLeft": String(attemptsLeft),
+            "expiresInSeconds": String(max(0, seal.expiresAt - now)),
+        ]
+        return IssuedChallenge(
+            kind: .emailCode, seal: seal, publicParameters: publicParameters, delivery: message,
+            reusedEarlierCode: seal == previousSeal)
+    }
+
+    private func createCaptcha(user: UserIdentity, stepIndex: Int, attemptsLeft: Int, now: Int64) throws -> IssuedChallenge {
+        let entry = captchas[Int(try random.uniformInteger(below: UInt32(captchas.count)))]
+        let seal = self.seal(answer: entry.answer, kind: .captcha, stepIndex: stepIndex, user: user, now: now)
+        let publicParameters = [
+            "challenge": ChallengeKind.captcha.rawValue,
+            "captchaUrl": entry.imageURL,
+            "attemptsLeft": String(attemptsLeft),
+        ]
+        return IssuedChallenge(
+            kind: .captcha, seal: seal, publicParameters: publicParameters, delivery: nil, reusedEarlierCode: false)
+    }
+
+    private func seal(answer: String, kind: ChallengeKind, stepIndex: Int, user: UserIdentity, now: Int64) -> ChallengeSeal {
+        let expiresAt = now + Int64(policy.validitySeconds)
+        let hash = hasher.hash(
+            normalizedAnswer: AnswerNormalizer.normalize(answer, for: kind), kind: kind, stepIndex: stepIndex,
+            expiresAt: expiresAt, user: user)
+        return ChallengeSeal(kind: kind, stepIndex: stepIndex, expiresAt: expiresAt, answerHash: hash)
+    }
+
+    // MARK: Verify
+
+    /// Judges an answer against the sealed expectation, in constant time.
+    public func verify(_ request: VerifyAuthChallengeResponseRequest, user: UserIdentity, now: Int64) -> VerifyOutcome {
+        guard let seal = ChallengeSeal(privateParameters: request.privateChallengeParameters) else {
+            return .notIssuedByThisFlow
+        }
+        let candidate = hasher.hash(
+            normalizedAnswer: AnswerNormalizer.normalize(request.challengeAnswer, for: seal.kind), kind: seal.kind,
+            stepIndex: seal.stepIndex, expiresAt: seal.expiresAt, user: user)
+        // Compare first, whatever the outcome, so that every path costs the same.
+        let matches = constantTimeEquals(candidate, seal.answerHash)
+        if request.userNotFound { return .unknownUser }
+        if seal.expiresAt <= now { return .expired }
+        return matches ? .correct : .wrong
+    }
+}
+
+/// What Define decided.
+public enum DefineDecision: Sendable, Equatable, CustomStringConvertible {
+    case present(ChallengeName)
+    case issueTokens
+    case fail(FlowFailure)
+
+    /// The decision in Cognito's terms.
+    public var response: DefineAuthChallengeResponse {
+        switch self {
+        case .present(let name): DefineAuthChallengeResponse(challengeName: name, issueTokens: false, failAuthentication: false)
+        case .issueTokens: DefineAuthChallengeResponse(issueTokens: true, failAuthentication: false)
+        case .fail: DefineAuthChallengeResponse(issueTokens: false, failAuthentication: true)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .present(let name): "next challenge \(name)"
+        case .issueTokens: "issue tokens"
+        case .fail(let failure): "fail authentication (\(failure))"
+        }
+    }
+}
+
+/// A challenge Create built, and the code to send for it, if any. Its description never shows the code.
+public struct IssuedChallenge: Sendable, Equatable, CustomStringConvertible {
+    public let kind: ChallengeKind
+    public let seal: ChallengeSeal
+    public let publicParameters: [String: String]
+    /// The message to deliver before answering Cognito; nil for CAPTCHAs, unknown users and reused codes.
+    public let delivery: CodeMessage?
+    /// True when the code sent for an earlier attempt at this step is still in force.
+    public let reusedEarlierCode: Bool
+
+    /// The challenge in Cognito's terms.
+    public var response: CreateAuthChallengeResponse {
+        CreateAuthChallengeResponse(
+            publicChallengeParameters: publicParameters, privateChallengeParameters: seal.privateParameters,
+            challengeMetadata: seal.metadata)
+    }
+
+    public var description: String {
+        let sending = delivery.map { "send \($0)" } ?? (reusedEarlierCode ? "earlier code still in force" : "nothing to send")
+        return "\(kind.rawValue) challenge for step \(seal.stepIndex), expires at \(seal.expiresAt); \(sending)"
+    }
+}
+
+/// What Verify found.
+public enum VerifyOutcome: Sendable, Equatable, CustomStringConvertible {
+    case correct
+    case wrong
+    case expired
+    /// The user does not exist; every answer is wrong.
+    case unknownUser
+    /// The private parameters were not written by this flow.
+    case notIssuedByThisFlow
+
+    public var isCorrect: Bool { self == .correct }
+
+    public var response: VerifyAuthChallengeResponseResponse {
+        VerifyAuthChallengeResponseResponse(answerCorrect: isCorrect)
+    }
+
+    public var description: String {
+        switch self {
+        case .correct: "answer correct"
+        case .wrong: "answer wrong"
+        case .expired: "answer arrived after expiry"
+        case .unknownUser: "answer rejected (unknown user)"
+        case .notIssuedByThisFlow: "answer rejected (challenge parameters not issued by this flow)"
+        }
+    }
+}
+
+/// Why Create could not build a challenge.
+public enum CreateChallengeError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notACustomChallenge(ChallengeName)
+    case noCustomStepDue(FlowProgress)
+    case noEmailAddress(userName: String)
+
+    public var description: String {
+        switch self {
+        case .notACustomChallenge(let name):
+            "Create Auth Challenge was asked for \(name); this function only creates CUSTOM_CHALLENGE"
+        case .noCustomStepDue(let progress):
+            "no custom challenge is due for this session (\(progress)); is Define Auth Challenge served by the same flow?"
+        case .noEmailAddress(let userName):
+            "user \(userName) has no email attribute to send a code to"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// ChallengeFlows: work in progress.

@@ -1,0 +1,99 @@
+import CognitoEvents
+
+/// Where a sign-in stands, derived from Cognito's session list alone.
+public enum FlowProgress: Sendable, Equatable {
+    /// SRP_A is done; Cognito's PASSWORD_VERIFIER comes next.
+    case awaitingPasswordVerifier
+    /// A custom step is due: its index, its kind, which attempt this is (1-based), and the seal of the previous
+    /// attempt at the same step, if the last answer to it was wrong.
+    case customStep(index: Int, kind: ChallengeKind, attempt: Int, previousSeal: ChallengeSeal?)
+    /// Every step has been passed.
+    case complete
+    /// The sign-in must fail.
+    case failed(FlowFailure)
+
+    /// Reads the session the way Define and Create both must, so that they always agree.
+    public init(session: [SessionEntry], flow: SignInFlow, policy: ChallengePolicy) {
+        var remaining = session[...]
+        if flow.startsWithPassword {
+            guard let first = remaining.popFirst() else {
+                self = .failed(.passwordStepMissing)
+                return
+            }
+            guard first.challengeName == .srpA, first.challengeResult else {
+                self = .failed(.unexpectedChallenge(first.challengeName, position: 0))
+                return
+            }
+            guard let second = remaining.popFirst() else {
+                self = .awaitingPasswordVerifier
+                return
+            }
+            guard second.challengeName == .passwordVerifier else {
+                self = .failed(.unexpectedChallenge(second.challengeName, position: 1))
+                return
+            }
+            guard second.challengeResult else {
+                self = .failed(.wrongPassword)
+                return
+            }
+        }
+
+        var stepIndex = 0
+        var wrongAnswers = 0
+        var lastFailedSeal: ChallengeSeal?
+        for (position, entry) in zip(remaining.indices, remaining) {
+            guard stepIndex < flow.steps.count, entry.challengeName == .customChallenge else {
+                self = .failed(.unexpectedChallenge(entry.challengeName, position: position))
+                return
+            }
+            guard let seal = entry.challengeMetadata.flatMap(ChallengeSeal.init(metadata:)),
+                  seal.stepIndex == stepIndex, seal.kind == flow.steps[stepIndex]
+            else {
+                self = .failed(.unrecognizedMetadata(position: position))
+                return
+            }
+            if entry.challengeResult {
+                stepIndex += 1
+                wrongAnswers = 0
+                lastFailedSeal = nil
+            } else {
+                wrongAnswers += 1
+                lastFailedSeal = seal
+                if wrongAnswers >= policy.maxAttempts {
+                    self = .failed(.tooManyWrongAnswers(seal.kind))
+                    return
+                }
+            }
+        }
+        if stepIndex == flow.steps.count {
+            self = .complete
+        } else {
+            self = .customStep(
+                index: stepIndex, kind: flow.steps[stepIndex], attempt: wrongAnswers + 1, previousSeal: lastFailedSeal)
+        }
+    }
+}
+
+/// Why a sign-in fails. For logs and transcripts: Cognito tells the client only "Incorrect username or password."
+public enum FlowFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The flow starts with SRP but the client started without it.
+    case passwordStepMissing
+    /// Cognito's PASSWORD_VERIFIER challenge came back false.
+    case wrongPassword
+    /// A challenge this flow does not expect at this position (out of order, or foreign to the flow).
+    case unexpectedChallenge(ChallengeName, position: Int)
+    /// A custom challenge whose metadata this flow did not write, or for another step.
+    case unrecognizedMetadata(position: Int)
+    /// Too many wrong answers to one step.
+    case tooManyWrongAnswers(ChallengeKind)
+
+    public var description: String {
+        switch self {
+        case .passwordStepMissing: "the flow starts with SRP but the session does not"
+        case .wrongPassword: "the password was wrong"
+        case .unexpectedChallenge(let name, let position): "unexpected \(name) at session position \(position)"
+        case .unrecognizedMetadata(let position): "session entry \(position) was not issued by this flow"
+        case .tooManyWrongAnswers(let kind): "too many wrong answers to \(kind.rawValue)"
+        }
+    }
+}

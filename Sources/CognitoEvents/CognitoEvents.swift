@@ -1,1 +1,0 @@
-// CognitoEvents: work in progress.

@@ -1,0 +1,64 @@
+import LosslessJSON
+
+/// Create Auth Challenge: builds the challenge Define asked for.
+public typealias CreateAuthChallengeEvent = CognitoEvent<CreateAuthChallengeRequest, CreateAuthChallengeResponse>
+
+public struct CreateAuthChallengeRequest: TriggerRequest {
+    public static let triggerSource = TriggerSource.createAuthChallenge
+
+    public var userAttributes: [String: String]
+    /// The challenge Define named; `CUSTOM_CHALLENGE` for every custom step.
+    public var challengeName: ChallengeName
+    /// The challenges answered so far in this sign-in, oldest first.
+    public var session: [SessionEntry]
+    public var clientMetadata: [String: String]?
+    public var userNotFound: Bool
+
+    public init(json: JSONValue, path: String) throws(EventDecodingError) {
+        let reader = try FieldReader(json, path: path)
+        userAttributes = try reader.optionalStringMap("userAttributes") ?? [:]
+        challengeName = ChallengeName(rawValue: try reader.string("challengeName"))
+        session = try SessionEntry.readSession(reader)
+        clientMetadata = try reader.optionalStringMap("clientMetadata")
+        userNotFound = try reader.optionalBool("userNotFound") ?? false
+    }
+}
+
+public struct CreateAuthChallengeResponse: TriggerResponse {
+    /// Sent to the client with the challenge.
+    public var publicChallengeParameters: [String: String]?
+    /// Kept by Cognito and handed to Verify; never seen by the client.
+    public var privateChallengeParameters: [String: String]?
+    /// Recorded on this challenge's session entry for later Define and Create calls; never seen by the client.
+    public var challengeMetadata: String?
+
+    public init(
+        publicChallengeParameters: [String: String]? = nil, privateChallengeParameters: [String: String]? = nil,
+        challengeMetadata: String? = nil
+    ) {
+        self.publicChallengeParameters = publicChallengeParameters
+        self.privateChallengeParameters = privateChallengeParameters
+        self.challengeMetadata = challengeMetadata
+    }
+
+    public init(json: JSONValue?, path: String) throws(EventDecodingError) {
+        guard let json else { return }
+        let reader = try FieldReader(json, path: path)
+        publicChallengeParameters = try reader.optionalStringMap("publicChallengeParameters")
+        privateChallengeParameters = try reader.optionalStringMap("privateChallengeParameters")
+        challengeMetadata = try reader.optionalString("challengeMetadata")
+    }
+
+    public func write(into object: inout JSONObject) {
+        if let publicChallengeParameters { object["publicChallengeParameters"] = .stringMap(publicChallengeParameters) }
+        if let privateChallengeParameters { object["privateChallengeParameters"] = .stringMap(privateChallengeParameters) }
+        if let challengeMetadata { object["challengeMetadata"] = .string(challengeMetadata) }
+    }
+}
+
+extension JSONValue {
+    /// An object of strings, members sorted by key so that output is stable.
+    static func stringMap(_ map: [String: String]) -> JSONValue {
+        .object(JSONObject(map.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+    }
+}

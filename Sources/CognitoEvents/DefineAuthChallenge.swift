@@ -1,0 +1,50 @@
+import LosslessJSON
+
+/// Define Auth Challenge: decides the next challenge, or issues tokens, or fails the sign-in.
+public typealias DefineAuthChallengeEvent = CognitoEvent<DefineAuthChallengeRequest, DefineAuthChallengeResponse>
+
+public struct DefineAuthChallengeRequest: TriggerRequest {
+    public static let triggerSource = TriggerSource.defineAuthChallenge
+
+    public var userAttributes: [String: String]
+    /// The challenges answered so far in this sign-in, oldest first.
+    public var session: [SessionEntry]
+    public var clientMetadata: [String: String]?
+    /// True when Cognito runs the flow for a user that does not exist (PreventUserExistenceErrors).
+    public var userNotFound: Bool
+
+    public init(json: JSONValue, path: String) throws(EventDecodingError) {
+        let reader = try FieldReader(json, path: path)
+        userAttributes = try reader.optionalStringMap("userAttributes") ?? [:]
+        session = try SessionEntry.readSession(reader)
+        clientMetadata = try reader.optionalStringMap("clientMetadata")
+        userNotFound = try reader.optionalBool("userNotFound") ?? false
+    }
+}
+
+public struct DefineAuthChallengeResponse: TriggerResponse {
+    /// The next challenge to present.
+    public var challengeName: ChallengeName?
+    public var issueTokens: Bool?
+    public var failAuthentication: Bool?
+
+    public init(challengeName: ChallengeName? = nil, issueTokens: Bool? = nil, failAuthentication: Bool? = nil) {
+        self.challengeName = challengeName
+        self.issueTokens = issueTokens
+        self.failAuthentication = failAuthentication
+    }
+
+    public init(json: JSONValue?, path: String) throws(EventDecodingError) {
+        guard let json else { return }
+        let reader = try FieldReader(json, path: path)
+        challengeName = try reader.optionalString("challengeName").map(ChallengeName.init(rawValue:))
+        issueTokens = try reader.optionalBool("issueTokens")
+        failAuthentication = try reader.optionalBool("failAuthentication")
+    }
+
+    public func write(into object: inout JSONObject) {
+        if let challengeName { object["challengeName"] = .string(challengeName.rawValue) }
+        if let issueTokens { object["issueTokens"] = .bool(issueTokens) }
+        if let failAuthentication { object["failAuthentication"] = .bool(failAuthentication) }
+    }
+}

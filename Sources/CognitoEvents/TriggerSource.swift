@@ -1,0 +1,55 @@
+/// The three Cognito user-pool triggers of a custom authentication flow.
+public enum TriggerSource: String, Sendable, CaseIterable, CustomStringConvertible {
+    case defineAuthChallenge = "DefineAuthChallenge_Authentication"
+    case createAuthChallenge = "CreateAuthChallenge_Authentication"
+    case verifyAuthChallengeResponse = "VerifyAuthChallengeResponse_Authentication"
+
+    /// Reads a `triggerSource` value, with or without the `_Authentication` suffix.
+    public init?(eventValue: String) {
+        let suffix = "_Authentication"
+        let name = eventValue.hasSuffix(suffix) ? eventValue : eventValue + suffix
+        self.init(rawValue: name)
+    }
+
+    /// The trigger's short name, e.g. `DefineAuthChallenge`.
+    public var shortName: String {
+        String(rawValue.prefix(while: { $0 != "_" }))
+    }
+
+    public var description: String { shortName }
+}
+
+/// Who called: the SDK version and the app client.
+public struct CallerContext: Sendable, Equatable {
+    public var awsSdkVersion: String?
+    public var clientId: String?
+
+    public init(awsSdkVersion: String? = nil, clientId: String? = nil) {
+        self.awsSdkVersion = awsSdkVersion
+        self.clientId = clientId
+    }
+}
+
+/// The fields every Cognito trigger event carries.
+public struct EventHeader: Sendable, Equatable {
+    public var version: String?
+    public var triggerSource: TriggerSource
+    public var region: String?
+    public var userPoolId: String?
+    public var userName: String
+    public var callerContext: CallerContext
+
+    init(_ reader: FieldReader) throws(EventDecodingError) {
+        version = try reader.optionalString("version")
+        let source = try reader.string("triggerSource")
+        guard let triggerSource = TriggerSource(eventValue: source) else { throw .unknownTriggerSource(source) }
+        self.triggerSource = triggerSource
+        region = try reader.optionalString("region")
+        userPoolId = try reader.optionalString("userPoolId")
+        userName = try reader.string("userName")
+        let caller = try reader.optionalReader("callerContext")
+        callerContext = CallerContext(
+            awsSdkVersion: try caller?.optionalString("awsSdkVersion"),
+            clientId: try caller?.optionalString("clientId"))
+    }
+}

@@ -1,0 +1,46 @@
+import LosslessJSON
+
+/// Verify Auth Challenge Response: judges the user's answer.
+public typealias VerifyAuthChallengeResponseEvent =
+    CognitoEvent<VerifyAuthChallengeResponseRequest, VerifyAuthChallengeResponseResponse>
+
+public struct VerifyAuthChallengeResponseRequest: TriggerRequest {
+    public static let triggerSource = TriggerSource.verifyAuthChallengeResponse
+
+    public var userAttributes: [String: String]
+    /// What Create put in `privateChallengeParameters`.
+    public var privateChallengeParameters: [String: String]
+    /// The user's answer, as the client sent it.
+    public var challengeAnswer: String
+    public var clientMetadata: [String: String]?
+    public var userNotFound: Bool
+
+    public init(json: JSONValue, path: String) throws(EventDecodingError) {
+        let reader = try FieldReader(json, path: path)
+        userAttributes = try reader.optionalStringMap("userAttributes") ?? [:]
+        guard let privateParameters = try reader.optionalStringMap("privateChallengeParameters") else {
+            throw .missingField(path: reader.fieldPath("privateChallengeParameters"))
+        }
+        privateChallengeParameters = privateParameters
+        challengeAnswer = try reader.string("challengeAnswer")
+        clientMetadata = try reader.optionalStringMap("clientMetadata")
+        userNotFound = try reader.optionalBool("userNotFound") ?? false
+    }
+}
+
+public struct VerifyAuthChallengeResponseResponse: TriggerResponse {
+    public var answerCorrect: Bool?
+
+    public init(answerCorrect: Bool? = nil) {
+        self.answerCorrect = answerCorrect
+    }
+
+    public init(json: JSONValue?, path: String) throws(EventDecodingError) {
+        guard let json else { return }
+        answerCorrect = try FieldReader(json, path: path).optionalBool("answerCorrect")
+    }
+
+    public func write(into object: inout JSONObject) {
+        if let answerCorrect { object["answerCorrect"] = .bool(answerCorrect) }
+    }
+}

@@ -1,0 +1,135 @@
+import CCurl
+
+/// One libcurl easy handle, reused for every request so that connections are kept alive.
+///
+/// Set up once with `NOSIGNAL` and `TCP_NODELAY`; POST bodies carry their size and an empty `Expect:` header, so the
+/// connection survives error statuses. Not thread-safe: one owner at a time.
+public final class CurlSession {
+    private let handle: UnsafeMutableRawPointer
+    private let transfer = Transfer()
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    private static let globalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+
+    public init() throws(CurlError) {
+        guard Self.globalInitialization == CURLE_OK, let handle = curl_easy_init() else {
+            errorBuffer.deallocate()
+            throw CurlError(kind: .other, code: Int32(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start")
+        }
+        self.handle = handle
+        ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        ccurl_setopt_long(handle, CURLOPT_TCP_NODELAY, 1)
+        ccurl_setopt_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receiveBody(data!, size * count)
+        })
+        ccurl_setopt_callback(handle, CURLOPT_HEADERFUNCTION, { data, size, count, context in
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receiveHeader(data!, size * count)
+        })
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+        ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// Performs the request and returns the server's answer, whatever its status.
+    public func perform(_ request: HTTPRequest) throws(CurlError) -> HTTPResponse {
+        transfer.reset()
+        errorBuffer[0] = 0
+        ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeout.milliseconds)
+        ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, request.totalTimeout?.milliseconds ?? 0)
+
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        for header in request.headers {
+            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+        }
+        if request.method == .post {
+            headerList = curl_slist_append(headerList, "Expect:")
+        }
+        defer { curl_slist_free_all(headerList) }
+
+        let code: CURLcode = request.url.withCString { url in
+            ccurl_setopt_pointer(handle, CURLOPT_URL, url)
+            ccurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList)
+            switch request.method {
+            case .get:
+                ccurl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+                return curl_easy_perform(handle)
+            case .post:
+                return request.body.withUnsafeBytes { body in
+                    ccurl_setopt_long(handle, CURLOPT_POST, 1)
+                    ccurl_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                    // libcurl reads POSTFIELDS during perform only; an empty body still needs a valid pointer.
+                    ccurl_setopt_pointer(handle, CURLOPT_POSTFIELDS, body.baseAddress ?? UnsafeRawPointer(bitPattern: 1))
+                    return curl_easy_perform(handle)
+                }
+            }
+        }
+        ccurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, nil)
+        guard code == CURLE_OK else { throw error(for: code) }
+
+        var status = 0
+        ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
+    }
+
+    private func error(for code: CURLcode) -> CurlError {
+        let detail = String(cString: errorBuffer)
+        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let kind: CurlError.Kind =
+            switch code {
+            case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: .cannotConnect
+            case CURLE_OPERATION_TIMEDOUT: .timedOut
+            default: .other
+            }
+        return CurlError(kind: kind, code: Int32(code.rawValue), message: message)
+    }
+}
+
+/// Collects one response's headers and body from libcurl's callbacks.
+private final class Transfer {
+    var body: [UInt8] = []
+    var headers: [HTTPHeader] = []
+
+    func reset() {
+        body.removeAll(keepingCapacity: true)
+        headers.removeAll(keepingCapacity: true)
+    }
+
+    func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        }
+        return count
+    }
+
+    func receiveHeader(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            UnsafeBufferPointer(start: bytes, count: count)
+        }
+        if line.starts(with: "HTTP/".utf8) {
+            // A new status line (after a 100 Continue or a redirect): earlier headers belong to another response.
+            headers.removeAll(keepingCapacity: true)
+        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let name = String(decoding: line[..<colon], as: UTF8.self)
+            var valueBytes = line[(colon + 1)...]
+            while let first = valueBytes.first, first == 0x20 || first == 0x09 { valueBytes = valueBytes.dropFirst() }
+            while let last = valueBytes.last, last == 0x0D || last == 0x0A || last == 0x20 { valueBytes = valueBytes.dropLast() }
+            headers.append(HTTPHeader(name, String(decoding: valueBytes, as: UTF8.self)))
+        }
+        return count
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so that a short positive timeout never becomes "no timeout".
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        let partial = attoseconds > 0 ? (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 : 0
+        return Int(seconds) * 1000 + Int(partial)
+    }
+}

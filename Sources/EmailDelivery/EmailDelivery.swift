@@ -1,1 +1,0 @@
-// EmailDelivery: work in progress.

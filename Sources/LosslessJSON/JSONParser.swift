@@ -1,0 +1,304 @@
+/// Why a JSON text could not be read, and where.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Byte offset into the input where reading stopped.
+    public let offset: Int
+    /// Where in the document the problem is, e.g. `$.request.session[1]`.
+    public let path: String
+    /// What was wrong.
+    public let reason: String
+
+    public var description: String { "invalid JSON at \(path) (byte \(offset)): \(reason)" }
+}
+
+extension JSONValue {
+    /// Reads one JSON document. A leading UTF-8 byte-order mark is skipped; anything but white space after
+    /// the value is an error.
+    public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
+        let result: Result<JSONValue, JSONParseError> =
+            bytes.withContiguousStorageIfAvailable { buffer in
+                Result { () throws(JSONParseError) in try JSONValue.parseDocument(buffer) }
+            } ?? Array(bytes).withUnsafeBufferPointer { buffer in
+                Result { () throws(JSONParseError) in try JSONValue.parseDocument(buffer) }
+            }
+        self = try result.get()
+    }
+
+    /// Reads one JSON document from a string.
+    public init(parsing text: String) throws(JSONParseError) {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result { () throws(JSONParseError) in try JSONValue.parseDocument(buffer) }
+        }
+        self = try result.get()
+    }
+
+    private static func parseDocument(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(buffer)
+        return try parser.parseDocument()
+    }
+}
+
+/// A recursive-descent reader over UTF-8 bytes.
+private struct JSONParser {
+    private static let maximumDepth = 256
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    /// Path components from the root to the value being read, for error messages.
+    private var path: [PathComponent] = []
+
+    private enum PathComponent {
+        case key(String)
+        case index(Int)
+    }
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            index = 3
+        }
+        skipWhitespace()
+        guard index < bytes.count else { throw error("the input is empty") }
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected \(describeCurrentByte()) after the end of the value") }
+        return value
+    }
+
+    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        guard index < bytes.count else { throw error("the input ends where a value was expected") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return .object(try parseObject())
+        case UInt8(ascii: "["): return .array(try parseArray())
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("unexpected \(describeCurrentByte()) where a value was expected")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONParseError) -> JSONObject {
+        guard path.count < Self.maximumDepth else { throw error("nesting is deeper than \(Self.maximumDepth) levels") }
+        index += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return object
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("expected a member name in quotes, found \(describeCurrentByte())")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after member name \"\(key)\", found \(describeCurrentByte())")
+            }
+            index += 1
+            skipWhitespace()
+            path.append(.key(key))
+            object[key] = try parseValue()
+            path.removeLast()
+            skipWhitespace()
+            guard index < bytes.count else { throw error("the input ends inside an object") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return object
+            default: throw error("expected ',' or '}' in an object, found \(describeCurrentByte())")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONParseError) -> [JSONValue] {
+        guard path.count < Self.maximumDepth else { throw error("nesting is deeper than \(Self.maximumDepth) levels") }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return elements
+        }
+        while true {
+            skipWhitespace()
+            path.append(.index(elements.count))
+            elements.append(try parseValue())
+            path.removeLast()
+            skipWhitespace()
+            guard index < bytes.count else { throw error("the input ends inside an array") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return elements
+            default: throw error("expected ',' or ']' in an array, found \(describeCurrentByte())")
+            }
+        }
+    }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        index += 1
+        let start = index
+        // Fast path: no escapes, so the bytes between the quotes are the string.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                guard let string = String(validating: slice, as: UTF8.self) else {
+                    throw error("a string is not valid UTF-8", at: start)
+                }
+                return string
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("a control character (0x\(hex(byte))) must be escaped inside a string") }
+            index += 1
+        }
+        var utf8 = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let string = String(validating: utf8, as: UTF8.self) else {
+                    throw error("a string is not valid UTF-8", at: start)
+                }
+                return string
+            case UInt8(ascii: "\\"):
+                index += 1
+                try appendEscape(to: &utf8)
+            case 0..<0x20:
+                throw error("a control character (0x\(hex(byte))) must be escaped inside a string")
+            default:
+                utf8.append(byte)
+                index += 1
+            }
+        }
+        throw error("the input ends inside a string", at: start - 1)
+    }
+
+    private mutating func appendEscape(to utf8: inout [UInt8]) throws(JSONParseError) {
+        guard index < bytes.count else { throw error("the input ends inside an escape sequence") }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = UInt32(try parseHexQuad())
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else { throw error("a high surrogate escape is not followed by a low surrogate") }
+                index += 2
+                let low = UInt32(try parseHexQuad())
+                guard (0xDC00..<0xE000).contains(low) else { throw error("a high surrogate escape is not followed by a low surrogate") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00..<0xE000).contains(scalar) {
+                throw error("a low surrogate escape has no high surrogate before it")
+            }
+            guard let unicodeScalar = Unicode.Scalar(scalar) else { throw error("\\u escape is not a Unicode scalar") }
+            utf8.append(contentsOf: UTF8.encode(unicodeScalar)!)
+        default:
+            throw error("unknown escape sequence '\\\(Character(Unicode.Scalar(byte)))'", at: index - 2)
+        }
+    }
+
+    private mutating func parseHexQuad() throws(JSONParseError) -> UInt16 {
+        guard index + 4 <= bytes.count else { throw error("the input ends inside a \\u escape") }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("a \\u escape needs four hexadecimal digits")
+            }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error("a number needs a digit after '-'") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw error("a number may not have a leading zero") }
+        } else {
+            skipDigits()
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("a number needs a digit after '.'") }
+            skipDigits()
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("a number needs a digit in its exponent") }
+            skipDigits()
+        }
+        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return JSONNumber(validatedLiteral: literal)
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        guard index + expected.count <= bytes.count,
+              bytes[index..<index + expected.count].elementsEqual(expected)
+        else { throw error("unexpected \(describeCurrentByte()) where a value was expected") }
+        index += expected.count
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func skipDigits() {
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private func describeCurrentByte() -> String {
+        guard index < bytes.count else { return "end of input" }
+        let byte = bytes[index]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(hex(byte))"
+    }
+
+    private func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+
+    private func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
+        var text = "$"
+        for component in path {
+            switch component {
+            case .key(let key): text += ".\(key)"
+            case .index(let position): text += "[\(position)]"
+            }
+        }
+        return JSONParseError(offset: offset ?? index, path: text, reason: reason)
+    }
+}

@@ -1,0 +1,89 @@
+extension JSONValue {
+    /// How to lay out written JSON.
+    public enum Layout: Sendable {
+        /// No white space: what goes over the wire.
+        case compact
+        /// Two-space indentation, one member per line: what a person reads.
+        case pretty
+    }
+
+    /// The value as UTF-8 JSON text. Numbers are written as they were read, members in their order.
+    public func serialized(_ layout: Layout = .compact) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(1024)
+        write(to: &output, layout: layout, depth: 0)
+        return output
+    }
+
+    /// The value as JSON text.
+    public func text(_ layout: Layout = .compact) -> String {
+        String(decoding: serialized(layout), as: UTF8.self)
+    }
+
+    private func write(to output: inout [UInt8], layout: Layout, depth: Int) {
+        switch self {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let number): output.append(contentsOf: number.literal.utf8)
+        case .string(let string): Self.writeString(string, to: &output)
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                output.append(contentsOf: "[]".utf8)
+                return
+            }
+            output.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                Self.newline(&output, layout: layout, depth: depth + 1)
+                element.write(to: &output, layout: layout, depth: depth + 1)
+            }
+            Self.newline(&output, layout: layout, depth: depth)
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            guard !object.isEmpty else {
+                output.append(contentsOf: "{}".utf8)
+                return
+            }
+            output.append(UInt8(ascii: "{"))
+            var first = true
+            for (key, value) in object {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                Self.newline(&output, layout: layout, depth: depth + 1)
+                Self.writeString(key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                if layout == .pretty { output.append(UInt8(ascii: " ")) }
+                value.write(to: &output, layout: layout, depth: depth + 1)
+            }
+            Self.newline(&output, layout: layout, depth: depth)
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func newline(_ output: inout [UInt8], layout: Layout, depth: Int) {
+        guard layout == .pretty else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+            case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0xF)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

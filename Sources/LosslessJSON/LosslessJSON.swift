@@ -1,1 +1,0 @@
-// LosslessJSON: work in progress.
