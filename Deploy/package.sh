@@ -6,7 +6,8 @@
 #                             /var/task/lib/ld-linux-x86-64.so.2 and its DT_RPATH is /var/task/lib
 #   lib/ld-linux-x86-64.so.2  the C library's loader, and beside it every shared library the binary
 #   lib/*.so.*                needs (glibc, libstdc++, libgcc_s), taken from this machine
-#   captcha-catalog.json      only with --captcha-catalog FILE
+#   captcha-catalog.json      the CAPTCHA catalog: Deploy/captcha-catalog.json, or FILE given with
+#                             --captcha-catalog (the template's default CAPTCHA_CATALOG points here)
 #
 # libcurl and OpenSSL are linked statically (Deploy/build-libcurl.sh builds the libcurl), so the zip
 # carries no libcurl, libssl or libcrypto.
@@ -25,7 +26,7 @@ loader=ld-linux-x86-64.so.2
 host_loader=/lib64/$loader
 max_zip_bytes=$((8 * 1024 * 1024))
 
-catalog=
+catalog=$deploy_dir/captcha-catalog.json
 while (($#)); do
     case $1 in
         --captcha-catalog)
@@ -87,7 +88,12 @@ while read -r name arrow path _; do
     cp -L "$path" "$stage/lib/$name"
 done <<<"$resolved"
 [[ -f $stage/lib/$loader ]] || die "$host_loader --list did not name the loader:"$'\n'"$resolved"
-if [[ -n $catalog ]]; then cp "$catalog" "$stage/captcha-catalog.json"; fi
+if [[ -f $catalog ]]; then
+    python3 -m json.tool "$catalog" >/dev/null || die "$catalog is not valid JSON"
+    cp "$catalog" "$stage/captcha-catalog.json"
+else
+    log "note: no $catalog, so the zip has no CAPTCHA catalog (the captcha flows need one)"
+fi
 
 # (e) the zip, byte for byte the same for the same inputs: fixed times, a sorted file list
 find "$stage" -exec touch -h -d '2000-01-01 00:00:00 UTC' {} +
