@@ -11,10 +11,18 @@ final class BootstrapProcess: @unchecked Sendable {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Starts `executable` with `AWS_LAMBDA_RUNTIME_API` pointing at `runtimeAPI` and nothing else from this
-    /// process's environment but `PATH`.
-    init(_ executable: String, runtimeAPI: String, environment: [String: String]) throws {
-        process.executableURL = Self.buildDirectory.appendingPathComponent(executable)
+    /// Starts the built product `executable` with `AWS_LAMBDA_RUNTIME_API` pointing at `runtimeAPI` and nothing else
+    /// from this process's environment but `PATH`.
+    convenience init(_ executable: String, runtimeAPI: String, environment: [String: String]) throws {
+        try self.init(
+            path: Self.buildDirectory.appendingPathComponent(executable).path, arguments: [], runtimeAPI: runtimeAPI,
+            environment: environment)
+    }
+
+    /// Starts the program at `path` (e.g. `/usr/sbin/chroot`) the same way.
+    init(path: String, arguments: [String], runtimeAPI: String, environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
         process.environment = environment.merging(
             ["AWS_LAMBDA_RUNTIME_API": runtimeAPI, "PATH": "/usr/bin:/bin"]) { own, _ in own }
         process.standardError = errorOutput
