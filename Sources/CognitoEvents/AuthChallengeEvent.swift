@@ -8,13 +8,7 @@ public enum AuthChallengeEvent: Sendable, Equatable {
 
     /// Reads raw event bytes and dispatches on `triggerSource`.
     public init(parsing bytes: some Collection<UInt8>) throws(EventDecodingError) {
-        let json: JSONValue
-        do {
-            json = try JSONValue(parsing: bytes)
-        } catch {
-            throw .invalidJSON(error)
-        }
-        try self.init(json: json)
+        try self.init(json: JSONValue(parsingEvent: bytes))
     }
 
     public init(json: JSONValue) throws(EventDecodingError) {

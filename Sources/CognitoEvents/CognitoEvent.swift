@@ -42,13 +42,7 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
 
     /// Reads an event from UTF-8 JSON (a leading byte-order mark is allowed).
     public init(parsing bytes: some Collection<UInt8>) throws(EventDecodingError) {
-        let json: JSONValue
-        do {
-            json = try JSONValue(parsing: bytes)
-        } catch {
-            throw .invalidJSON(error)
-        }
-        try self.init(json: json)
+        try self.init(json: JSONValue(parsingEvent: bytes))
     }
 
     /// The whole event with the response filled in: what Cognito expects back.
@@ -72,5 +66,16 @@ extension CognitoEvent: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         try json.encode(to: encoder)
+    }
+}
+
+extension JSONValue {
+    /// Parses event bytes, reporting bad JSON as an event error.
+    init(parsingEvent bytes: some Collection<UInt8>) throws(EventDecodingError) {
+        do {
+            self = try JSONValue(parsing: bytes)
+        } catch {
+            throw .invalidJSON(error)
+        }
     }
 }

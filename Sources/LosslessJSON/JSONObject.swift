@@ -1,5 +1,8 @@
 /// A JSON object that keeps its members in the order they were read or added.
 ///
+/// Keys are told apart by their exact Unicode scalars, as JSON does: `"é"` and `"e\u0301"` are two members,
+/// although Swift's `==` calls the two strings equal.
+///
 /// Cognito events hold a few dozen keys at most, so members live in one array and lookup is a linear scan:
 /// faster than hashing at this size, and order comes for free.
 public struct JSONObject: Sendable, Sequence {
@@ -20,11 +23,11 @@ public struct JSONObject: Sendable, Sequence {
     /// Assigning nil removes the member; assigning a value replaces it in place or appends it.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
+            for member in members where member.key.hasSameUTF8(as: key) { return member.value }
             return nil
         }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
+            if let index = members.firstIndex(where: { $0.key.hasSameUTF8(as: key) }) {
                 if let newValue {
                     members[index].value = newValue
                 } else {

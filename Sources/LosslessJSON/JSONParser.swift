@@ -207,14 +207,17 @@ private struct JSONParser {
             guard let unicodeScalar = Unicode.Scalar(scalar) else { throw error("\\u escape is not a Unicode scalar") }
             utf8.append(contentsOf: UTF8.encode(unicodeScalar)!)
         default:
-            throw error("unknown escape sequence '\\\(Character(Unicode.Scalar(byte)))'", at: index - 2)
+            let reason = isPrintableASCII(byte)
+                ? "unknown escape sequence '\\\(Character(Unicode.Scalar(byte)))'"
+                : "unknown escape sequence: '\\' followed by byte 0x\(hex(byte))"
+            throw error(reason, at: index - 2)
         }
     }
 
     private mutating func parseHexQuad() throws(JSONParseError) -> UInt16 {
-        guard index + 4 <= bytes.count else { throw error("the input ends inside a \\u escape") }
         var value: UInt16 = 0
         for _ in 0..<4 {
+            guard index < bytes.count else { throw error("the input ends inside a \\u escape") }
             let byte = bytes[index]
             let digit: UInt8
             switch byte {
@@ -258,7 +261,7 @@ private struct JSONParser {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         guard index + expected.count <= bytes.count,
               bytes[index..<index + expected.count].elementsEqual(expected)
-        else { throw error("unexpected \(describeCurrentByte()) where a value was expected") }
+        else { throw error("expected the literal '\(literal)'") }
         index += expected.count
     }
 
@@ -282,8 +285,13 @@ private struct JSONParser {
     private func describeCurrentByte() -> String {
         guard index < bytes.count else { return "end of input" }
         let byte = bytes[index]
-        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if isPrintableASCII(byte) { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte 0x\(hex(byte))"
+    }
+
+    /// Bytes that can be quoted in a message as they are: visible ASCII, no space.
+    private func isPrintableASCII(_ byte: UInt8) -> Bool {
+        byte >= 0x21 && byte < 0x7F
     }
 
     private func hex(_ byte: UInt8) -> String {

@@ -8,7 +8,8 @@ extension JSONValue: Codable {
             self = .bool(value)
         } else if let value = try? container.decode(Int.self) {
             self = .number(JSONNumber(value))
-        } else if let value = try? container.decode(Double.self) {
+        } else if let value = try? container.decode(Double.self), value.isFinite {
+            // A decoder may turn agreed strings such as "inf" into a Double; JSON has no literal for them.
             self = .number(JSONNumber(validatedLiteral: "\(value)"))
         } else if let value = try? container.decode(String.self) {
             self = .string(value)

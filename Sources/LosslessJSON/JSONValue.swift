@@ -51,6 +51,30 @@ public enum JSONValue: Sendable, Equatable {
     }
 }
 
+extension JSONValue {
+    /// Values are equal when they would be written as the same JSON, up to the order of object members:
+    /// strings compare scalar by scalar (not by Swift's canonical equivalence) and numbers by their literals.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let left), .bool(let right)): left == right
+        case (.number(let left), .number(let right)): left == right
+        case (.string(let left), .string(let right)): left.hasSameUTF8(as: right)
+        case (.array(let left), .array(let right)): left == right
+        case (.object(let left), .object(let right)): left == right
+        default: false
+        }
+    }
+}
+
+extension String {
+    /// True when both strings hold the same Unicode scalars, which `==` does not check: it compares
+    /// canonical equivalents (`"é"` and `"e\u{301}"`) as equal.
+    func hasSameUTF8(as other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+}
+
 /// A JSON number kept as its literal text, so that `1.0` and `1e3` are written back as they came.
 public struct JSONNumber: Sendable, Equatable, CustomStringConvertible {
     /// The number as it appears in JSON text.

@@ -1,1 +1,0 @@
-// CognitoTriggers: work in progress.

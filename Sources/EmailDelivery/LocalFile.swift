@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads and appends on POSIX calls, without Foundation.
+public enum LocalFile {
+    /// A file operation that failed, with the path and the system's reason.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        public let path: String
+        public let operation: String
+        public let reason: String
+
+        public var description: String { "cannot \(operation) \(path): \(reason)" }
+    }
+
+    /// The file's bytes.
+    public static func contents(of path: String) throws(Failure) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(path, "read") }
+        defer { close(descriptor) }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, "read")
+            }
+            if count == 0 { return contents }
+            contents.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Appends bytes in one `write` on a file opened with `O_APPEND`, creating it (mode 0600) if needed, so that
+    /// concurrent writers never interleave within a line.
+    public static func append(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure(path, "open for appending") }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw failure(path, "append to") }
+    }
+
+    private static func failure(_ path: String, _ operation: String) -> Failure {
+        Failure(path: path, operation: operation, reason: String(cString: strerror(errno)))
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+import ChallengeFlows
+import LosslessJSON
+
+/// Delivers codes to a local file, one JSON line per message: the inbox of local development and tests.
+///
+/// The file holds codes in plain text by design, like a mailbox; it is created readable by its owner only.
+public final class OutboxDelivery: CodeDelivery {
+    public let path: String
+    private let clock: @Sendable () -> Int64
+
+    public init(path: String, clock: @escaping @Sendable () -> Int64) {
+        self.path = path
+        self.clock = clock
+    }
+
+    public func deliver(_ message: CodeMessage) throws {
+        let line: JSONValue = [
+            "to": .string(message.recipient),
+            "userName": .string(message.userName),
+            "code": .string(message.code),
+            "validForSeconds": .number(JSONNumber(message.validForSeconds)),
+            "sentAt": .number(JSONNumber(Int(clock()))),
+        ]
+        try LocalFile.append(line.serialized() + [UInt8(ascii: "\n")], to: path)
+    }
+
+    /// One message found in an outbox file.
+    public struct SentMessage: Sendable, Equatable {
+        public let recipient: String
+        public let userName: String
+        public let code: String
+        public let sentAt: Int64
+    }
+
+    /// Every message in the outbox file, oldest first; an absent file is an empty outbox.
+    public static func messages(at path: String) throws -> [SentMessage] {
+        guard access(path, F_OK) == 0 else { return [] }
+        return try LocalFile.contents(of: path).split(separator: UInt8(ascii: "\n")).map { line in
+            let object = try JSONValue(parsing: line).objectValue
+            guard let recipient = object?["to"]?.stringValue, let userName = object?["userName"]?.stringValue,
+                  let code = object?["code"]?.stringValue,
+                  case .number(let sentAt)? = object?["sentAt"], let sentAtSeconds = sentAt.intValue
+            else { throw LocalFile.Failure(path: path, operation: "read a message from", reason: "a line is not an outbox message") }
+            return SentMessage(recipient: recipient, userName: userName, code: code, sentAt: Int64(sentAtSeconds))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import ChallengeFlows
+import CognitoEvents
+import CognitoTriggers
+import Foundation
+import LosslessJSON
+import Testing
+
+/// Runs every file under Events/ through the trigger handler and checks it against its expectation.
+@Suite struct EventCorpusTests {
+    static let corpus = (try? CorpusEvent.all()) ?? []
+
+    @Test func corpusCoversEveryFlowAndTheInvalidEvents() throws {
+        let folders = Set(try CorpusEvent.all().map { $0.name.split(separator: "/")[0] })
+        #expect(folders == ["email-code", "srp-email-code", "captcha", "captcha-email-code", "variants", "invalid"])
+    }
+
+    @Test(arguments: corpus)
+    func eventProducesItsExpectedResponse(_ event: CorpusEvent) throws {
+        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID()).jsonl").path
+        let configuration = try TriggerConfiguration(environment: event.environment(outbox: outbox))
+        let delivery = RecordingDelivery()
+        let handler = try CognitoTriggerHandler(configuration: configuration, delivery: delivery, clock: { CorpusEvent.now })
+
+        if let expectedError = event.expectation["error"]?.objectValue {
+            let error = #expect(throws: TriggerError.self) { try handler.handle(event.bytes) }
+            #expect(error?.errorType == expectedError["type"]?.stringValue)
+            let fragment = try #require(expectedError["messageContains"]?.stringValue)
+            #expect(error?.description.contains(fragment) == true, "\(error?.description ?? "")")
+            return
+        }
+
+        let result = try handler.handle(event.bytes)
+        let output = try JSONValue(parsing: result.responseBytes)
+        let problems = mismatches(expected: try #require(event.expectation["response"]), actual: output.objectValue?["response"])
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+
+        // Cognito needs the whole event back: everything but the response is exactly what arrived.
+        var input = try #require(try JSONValue(parsing: event.bytes).objectValue)
+        var returned = try #require(output.objectValue)
+        input["response"] = nil
+        returned["response"] = nil
+        #expect(returned == input)
+
+        if let delivered = event.expectation["delivered"]?.boolValue {
+            #expect(delivery.messages.count == (delivered ? 1 : 0))
+        }
+        #expect(!result.summary.isEmpty)
+    }
+
+    /// A code that Create delivers verifies against the parameters Create returned, and nothing else does.
+    @Test(arguments: corpus.filter { $0.expectation["delivered"] == true })
+    func deliveredCodeVerifies(_ event: CorpusEvent) throws {
+        let configuration = try TriggerConfiguration(environment: event.environment(outbox: "/dev/null"))
+        let delivery = RecordingDelivery()
+        let handler = try CognitoTriggerHandler(configuration: configuration, delivery: delivery, clock: { CorpusEvent.now })
+        guard case .create(let created) = try handler.handle(event.bytes).event else {
+            Issue.record("\(event.name) is not a Create event")
+            return
+        }
+        let code = try #require(delivery.messages.first?.code)
+        let privateParameters = try #require(created.response.privateChallengeParameters)
+
+        func verify(_ answer: String) throws -> Bool? {
+            var request = try #require(created.json.objectValue?["request"]?.objectValue)
+            request["challengeAnswer"] = .string(answer)
+            request["privateChallengeParameters"] = .object(JSONObject(privateParameters.map { ($0.key, .string($0.value)) }))
+            request["challengeName"] = nil
+            request["session"] = nil
+            var verifyEvent = try #require(created.json.objectValue)
+            verifyEvent["triggerSource"] = .string(TriggerSource.verifyAuthChallengeResponse.rawValue)
+            verifyEvent["request"] = .object(request)
+            verifyEvent["response"] = [:]
+            guard case .verify(let verified) = try handler.handle(JSONValue.object(verifyEvent).serialized()).event else { return nil }
+            return verified.response.answerCorrect
+        }
+        #expect(try verify(code) == true)
+        let wrong = String(code.map { $0 == "9" ? "0" : Character(String(Int(String($0))! + 1)) })
+        #expect(try verify(wrong) == false)
+    }
+
+    /// The files are kept in the layout Cognito-style JSON tools write, so decoding and re-encoding reproduces
+    /// each one byte for byte.
+    @Test(arguments: corpus.filter { !$0.name.hasPrefix("invalid/") && !$0.name.contains("byte-order-mark") })
+    func eventRoundTripsByteForByte(_ event: CorpusEvent) throws {
+        let decoded = try AuthChallengeEvent(parsing: event.bytes)
+        guard decoded.json.objectValue?["response"] != nil,
+              try JSONValue(parsing: event.bytes).objectValue?["response"] != nil
+        else { return }
+        #expect(decoded.json.serialized(.pretty) + [0x0A] == event.bytes)
+    }
+}
+

@@ -1,0 +1,65 @@
+import ChallengeFlows
+import CognitoTriggers
+import Foundation
+import Testing
+
+@Suite struct TriggerConfigurationTests {
+    static let secret = CorpusEvent.secret
+
+    @Test func defaultsNeedOnlyTheSecret() throws {
+        let configuration = try TriggerConfiguration(environment: ["CODE_HASH_SECRET": Self.secret])
+        #expect(configuration.flow.description == "email-code")
+        #expect(configuration.policy == (try ChallengePolicy(codeLength: 6, maxAttempts: 3, validitySeconds: 180)))
+        #expect(configuration.delivery == .outbox(path: TriggerConfiguration.defaultOutboxPath))
+    }
+
+    @Test(arguments: [
+        (["CHALLENGE_FLOW": "magic-link"], "CHALLENGE_FLOW"),
+        (["CODE_LENGTH": "4"], "CODE_LENGTH"),
+        (["CODE_LENGTH": "six"], "CODE_LENGTH"),
+        (["MAX_ATTEMPTS": "0"], "MAX_ATTEMPTS"),
+        (["CODE_TTL_SECONDS": "5"], "CODE_TTL_SECONDS"),
+        (["CODE_DELIVERY": "carrier-pigeon"], "CODE_DELIVERY"),
+        (["CAPTCHA_CATALOG": "/nonexistent/catalog.json"], "CAPTCHA_CATALOG"),
+    ])
+    func invalidSettingNamesItsVariable(overrides: [String: String], variable: String) {
+        let environment = ["CODE_HASH_SECRET": Self.secret].merging(overrides) { $1 }
+        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        #expect(error?.description.hasPrefix(variable) == true, "\(error?.description ?? "")")
+    }
+
+    @Test func missingSecretIsReportedWithAHint() {
+        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: [:]) }
+        #expect(error?.description.contains("CODE_HASH_SECRET is not set") == true)
+    }
+
+    @Test func shortSecretIsRejectedWithoutEchoingIt() throws {
+        let secret = "tooshort-but-secret"
+        let configuration = try TriggerConfiguration(environment: ["CODE_HASH_SECRET": secret])
+        let error = #expect(throws: ConfigurationError.self) { try CognitoTriggerHandler(configuration: configuration) }
+        #expect(error?.description.contains("CODE_HASH_SECRET") == true)
+        #expect(error?.description.contains(secret) == false)
+    }
+
+    @Test func captchaFlowWithoutCatalogIsRejectedAtStartUp() throws {
+        let configuration = try TriggerConfiguration(environment: ["CODE_HASH_SECRET": Self.secret, "CHALLENGE_FLOW": "captcha"])
+        let error = #expect(throws: ConfigurationError.self) { try CognitoTriggerHandler(configuration: configuration) }
+        #expect(error?.description.hasPrefix("CAPTCHA_CATALOG") == true)
+    }
+
+    @Test func malformedCatalogNamesTheProblem() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID()).json")
+        try Data(#"[{"imageURL": "https://example.com/a.png"}]"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = #expect(throws: ConfigurationError.self) {
+            try TriggerConfiguration(environment: ["CODE_HASH_SECRET": Self.secret, "CAPTCHA_CATALOG": file.path])
+        }
+        #expect(error?.description.contains("entry 0 needs string fields imageURL and answer") == true)
+    }
+
+    @Test func shippedCatalogLoads() throws {
+        let entries = try CaptchaCatalog.load(path: CorpusEvent.captchaCatalog)
+        #expect(entries.count >= 2)
+        #expect(entries.allSatisfy { $0.imageURL.hasPrefix("https://") && !$0.answer.isEmpty })
+    }
+}
