@@ -34,9 +34,11 @@ final class LocalServerProcess {
         }
     }
 
+    /// Kills the server. SIGKILL, not SIGTERM: children of a test process start with SIGTERM blocked (libdispatch
+    /// blocks it on its worker threads, and a spawned process inherits the mask), so SIGTERM would never arrive.
     func stop() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
     }
