@@ -7,7 +7,7 @@ import Darwin
 import AWSSigV4
 
 /// Everything ``SESCodeDelivery`` needs, read once from the environment at start-up.
-public struct SESConfiguration: Sendable {
+public struct SESConfiguration: Sendable, Equatable {
     public var region: String
     public var credentials: AWSCredentials
     /// The sender, `address@domain` or `Name <address@domain>`; SES must have it (or its domain) verified.

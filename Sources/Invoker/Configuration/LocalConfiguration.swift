@@ -15,10 +15,11 @@ public struct LocalConfiguration: Sendable {
 
     public var flow: SignInFlow { triggers.flow }
 
-    /// The outbox file codes are delivered to.
-    public var outboxPath: String {
+    /// The outbox file codes are delivered to; nil when they go out by email (`CODE_DELIVERY=ses`).
+    public var outboxPath: String? {
         switch triggers.delivery {
         case .outbox(let path): path
+        case .ses: nil
         }
     }
 

@@ -10,7 +10,8 @@ public struct SignInSettings: Sendable {
     public var users: LocalUserTable
     public var flow: SignInFlow
     public var policy: ChallengePolicy
-    public var outboxPath: String
+    /// Where delivered codes can be read; nil when they go out by email.
+    public var outboxPath: String?
     public var captchas: [CaptchaEntry]
 
     public init(
@@ -180,9 +181,11 @@ public final class SignInDriver {
             let destination = parameters["destination"] ?? "?"
             if let code = outbox.newCode(for: settings.userName) {
                 codeInForce = code
-                note("✉ delivered to \(destination): \(style.paint(code, .bold, .yellow))  (local outbox \(settings.outboxPath))")
+                note("✉ delivered to \(destination): \(style.paint(code, .bold, .yellow))  (local outbox \(settings.outboxPath ?? ""))")
             } else if codeInForce != nil {
                 note("✉ no new email: the code sent earlier is still valid")
+            } else if settings.outboxPath == nil {
+                note("✉ sent by Amazon SES to \(destination): read it from that inbox")
             } else {
                 note("✉ nothing delivered to the local outbox")
             }
