@@ -92,9 +92,13 @@ let package = Package(
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
-            dependencies: ["bootstrap", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON"]
+            dependencies: ["bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
-        .testTarget(name: "EmailDeliveryTests", dependencies: ["EmailDelivery", "AWSSigV4"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(
+            name: "EmailDeliveryTests",
+            dependencies: ["EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+        ),
         .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON"]),
     ],
     swiftLanguageModes: [.v6]

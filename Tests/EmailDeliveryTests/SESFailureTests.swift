@@ -2,6 +2,7 @@ import ChallengeFlows
 import CurlHTTP
 import EmailDelivery
 import Testing
+import TestSupport
 
 /// Deliveries against a scripted HTTP server on 127.0.0.1 (or nothing at all): retries, typed errors, time budget.
 /// Time bounds are generous: they prove the budget holds, not how fast anything is.

@@ -5,6 +5,7 @@ import EmailDelivery
 import Foundation
 import LosslessJSON
 import Testing
+import TestSupport
 
 /// Deliveries against moto, a real SES API server, run by the test on 127.0.0.1 with signature checking on:
 /// moto verifies every request's Signature Version 4 against the access key it issued.

@@ -1,6 +1,7 @@
 import CurlHTTP
 import Foundation
 import LosslessJSON
+import TestSupport
 
 /// A small HTTP/1.1 server (Python's http.server, as a child process) that answers each `POST` with the next
 /// scripted behaviour, the last one repeating. A behaviour is `STATUS[:ErrorType][@delayMilliseconds]`:

@@ -1,19 +1,18 @@
 import Foundation
-import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A server run as a real child process on 127.0.0.1, stopped by ``stop()``.
-final class LocalServerProcess {
-    let port: UInt16
+public final class LocalServerProcess {
+    public let port: UInt16
     private let process = Process()
     private let output = Pipe()
 
     /// Starts `arguments` (looked up on PATH) and waits until the port accepts connections.
     /// Throws with the process's output when it exits first or does not listen within `startTimeout`.
-    init(arguments: [String], port: UInt16, environment: [String: String] = [:], startTimeout: Duration = .seconds(30)) throws {
+    public init(arguments: [String], port: UInt16, environment: [String: String] = [:], startTimeout: Duration = .seconds(30)) throws {
         self.port = port
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -36,7 +35,7 @@ final class LocalServerProcess {
 
     /// Kills the server. SIGKILL, not SIGTERM: children of a test process start with SIGTERM blocked (libdispatch
     /// blocks it on its worker threads, and a spawned process inherits the mask), so SIGTERM would never arrive.
-    func stop() {
+    public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
         }
@@ -48,14 +47,14 @@ final class LocalServerProcess {
         return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    struct StartFailure: Error, CustomStringConvertible {
-        let command: String
-        let output: String
-        var description: String { "\(command) did not start: \(output)" }
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let command: String
+        public let output: String
+        public var description: String { "\(command) did not start: \(output)" }
     }
 
     /// A port on 127.0.0.1 that nothing listens on right now.
-    static func freePort() -> UInt16 {
+    public static func freePort() -> UInt16 {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socketFD) }
         var address = loopback(port: 0)
@@ -69,7 +68,7 @@ final class LocalServerProcess {
         return UInt16(bigEndian: address.sin_port)
     }
 
-    static func accepts(port: UInt16) -> Bool {
+    public static func accepts(port: UInt16) -> Bool {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socketFD) }
         var address = loopback(port: port)
