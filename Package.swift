@@ -76,7 +76,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["RuntimeAPIEmulator", "LosslessJSON"]
+            dependencies: ["RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON"]
         ),
         .executableTarget(name: "echo-bootstrap", dependencies: ["LambdaRuntime"]),
         .executableTarget(name: "runtime-floor", dependencies: ["CCurl"]),
