@@ -57,7 +57,8 @@ public struct HTTPResponse: Sendable {
 
     /// The first header with this name, compared without regard to case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.utf8.elementsEqual(name.utf8, by: Self.sameASCIILetter) }?.value
+        let length = name.utf8.count
+        return headers.first { $0.name.utf8.count == length && $0.name.utf8.elementsEqual(name.utf8, by: Self.sameASCIILetter) }?.value
     }
 
     private static func sameASCIILetter(_ a: UInt8, _ b: UInt8) -> Bool {

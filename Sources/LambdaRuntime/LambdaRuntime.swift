@@ -68,9 +68,10 @@ public enum LambdaRuntime {
         _ handler: some LambdaHandler, client: RuntimeAPIClient, logger: LambdaLogger
     ) -> RuntimeExit {
         do {
+            let traceVariable = TraceVariable()
             while let invocation = try client.next(logger: logger) {
                 let context = invocation.context
-                TraceEnvironment.set(context.traceID)
+                traceVariable.set(context.traceID)
                 let delivery =
                     switch Result(catching: { try handler.handle(invocation.event, context: context) }) {
                     case .success(let response):
@@ -92,13 +93,3 @@ public enum LambdaRuntime {
     }
 }
 
-/// `_X_AMZN_TRACE_ID`, which X-Ray SDKs read, follows the invocation being served.
-enum TraceEnvironment {
-    static func set(_ traceID: String?) {
-        if let traceID {
-            setenv("_X_AMZN_TRACE_ID", traceID, 1)
-        } else {
-            unsetenv("_X_AMZN_TRACE_ID")
-        }
-    }
-}
