@@ -92,7 +92,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
         switch self {
         case .cannotStart(let path, let reason): "cannot start \(path): \(reason)"
         case .missingBinary(let path):
-            "\(path) is not built: run `swift build -c release` first (the benchmark measures release builds)"
+            "\(path) is not built: run `swift build -c release --static-swift-stdlib` first (the benchmark measures release builds, linked as they are deployed)"
         case .runtimeFailed(let reason): reason
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 // runtime-benchmark: the runtime loop against a minimal C loop on libcurl (the floor), on one core.
-//   swift build -c release && .build/release/runtime-benchmark [--invocations N] [--rounds R]
+//   swift build -c release --static-swift-stdlib && .build/release/runtime-benchmark [--invocations N] [--rounds R]
 // Measures, for the C floor, echo-bootstrap (our loop, echo handler) and bootstrap (Define/Create/Verify), medians
 // over R interleaved rounds: init, init with a cold page cache (as root), first invocation, warm p50/p99,
 // throughput, CPU per invocation and peak RSS; then every figure as a ratio to the floor, beside the targets.
@@ -46,16 +46,17 @@ do {
     var coldInits = [[Duration]](repeating: [], count: workloads.count)
     for round in 0..<rounds {
         // Rotate the order each round so that no runtime always goes first.
-        let order = (0..<workloads.count).map { (round + $0) % workloads.count }
-        for index in order {
+        for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
             try? FileManager.default.removeItem(atPath: outbox)
             runs[index].append(try await runner.measure(workloads[index]))
         }
-        // Cold starts last: dropping the page cache would make the next warm start partly cold.
-        for index in order where cold {
+        print("  round \(round + 1) of \(rounds) done")
+    }
+    // Cold starts come after every warm run: dropping the page cache would make later warm starts partly cold.
+    for round in 0..<(cold ? rounds : 0) {
+        for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
             coldInits[index].append(try await runner.measureColdInit(workloads[index]))
         }
-        print("  round \(round + 1) of \(rounds) done")
     }
     let summaries = zip(runs, coldInits).map { Summary($0, coldInits: $1) }
     print(Report(names: workloads.map(\.name), summaries: summaries, invocations: invocations).text)
