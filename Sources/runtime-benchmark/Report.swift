@@ -27,18 +27,18 @@ struct Report {
 
     var text: String {
         var lines = ["", "medians; latencies are the Runtime API's view (event sent → answer received)", ""]
-        lines.append(row(["runtime", "init ms", "cold init ms", "first ms", "p50 µs", "p99 µs", "inv/s", "CPU µs/inv", "peak RSS MiB"]))
+        lines.append(row(["runtime", "init ms", "cold init ms", "first ms", "p50 µs", "p99 µs", "inv/s", "CPU µs/inv", "peak RSS MiB"], width: 13))
         for (name, summary) in zip(names, summaries) {
             lines.append(row([
                 name, fixed(summary.initTime.milliseconds, 2), summary.coldInitTime.map { fixed($0.milliseconds, 2) } ?? "—",
                 fixed(summary.firstInvocation.milliseconds, 2), fixed(summary.p50.microseconds, 0),
                 fixed(summary.p99.microseconds, 0), fixed(summary.throughput, 0),
                 fixed(summary.cpuPerInvocation.microseconds, 1), fixed(Double(summary.peakResidentKiB) / 1024, 1),
-            ]))
+            ], width: 13))
         }
         guard let floor = summaries.first else { return lines.joined(separator: "\n") }
         lines += ["", "ratio to the C floor (target in brackets)", ""]
-        lines.append(row(["figure"] + names.dropFirst()))
+        lines.append(row(["figure"] + names.dropFirst(), width: 24))
         for target in Self.targets {
             let base = target.value(floor)
             guard base.isFinite, base > 0 else { continue }
@@ -47,14 +47,14 @@ struct Report {
                 guard let limit = target.limits[name] else { return fixed(ratio, 2) + "×" }
                 return fixed(ratio, 2) + "× [≤\(fixed(limit, 1))] " + (ratio <= limit ? "met" : "MISSED")
             }
-            lines.append(row([target.label] + cells))
+            lines.append(row([target.label] + cells, width: 24))
         }
         return lines.joined(separator: "\n")
     }
 
-    private func row(_ cells: [String]) -> String {
+    private func row(_ cells: [String], width: Int) -> String {
         cells.enumerated().map { index, cell in
-            index == 0 ? cell.padding(toLength: 22, withPad: " ", startingAt: 0) : pad(cell, 24)
+            index == 0 ? cell.padding(toLength: 20, withPad: " ", startingAt: 0) : pad(cell, width)
         }.joined(separator: " ")
     }
 
