@@ -70,15 +70,12 @@ public enum CaptchaCatalog {
         func invalid(_ reason: String) -> ConfigurationError {
             .invalid(variable: "CAPTCHA_CATALOG", value: path, expected: "a readable JSON catalog (\(reason))")
         }
-        let json: JSONValue
+        let elements: [JSONValue]
         do {
-            json = try JSONValue(parsing: LocalFile.contents(of: path))
-        } catch let error as LocalFile.Failure {
-            throw invalid(error.reason)
+            elements = try LocalFile.nonEmptyJSONArray(at: path)
         } catch {
-            throw invalid("\(error)")
+            throw invalid(error.reason)
         }
-        guard let elements = json.arrayValue, !elements.isEmpty else { throw invalid("expected a non-empty array") }
         var entries: [CaptchaEntry] = []
         for (position, element) in elements.enumerated() {
             guard let imageURL = element.objectValue?["imageURL"]?.stringValue,

@@ -75,6 +75,16 @@ struct SampleEventError: Error, CustomStringConvertible {
     var description: String { "Events/\(path) is not a JSON object" }
 }
 
+/// The sample Verify event for the challenge a Create response issued, answered with `answer`.
+func verifyEvent(for create: JSONObject, answer: String) throws -> JSONObject {
+    var event = try sampleEvent("email-code/03-verify-right-code.json")
+    var request = event["request"]?.objectValue ?? JSONObject()
+    request["privateChallengeParameters"] = member(create, "response", "privateChallengeParameters")
+    request["challengeAnswer"] = .string(answer)
+    event["request"] = .object(request)
+    return event
+}
+
 /// The object a response carries at `request` or `response`, and so on down the keys.
 func member(_ object: JSONObject, _ keys: String...) -> JSONValue? {
     var value = JSONValue.object(object)

@@ -55,12 +55,8 @@ import Testing
         let code = try #require(sent.first?.code, "no code in the chroot's /tmp/outbox.jsonl")
 
         func verify(_ answer: String) async throws -> JSONValue? {
-            var event = try sampleEvent("email-code/03-verify-right-code.json")
-            var request = try #require(event["request"]?.objectValue)
-            request["privateChallengeParameters"] = member(create, "response", "privateChallengeParameters")
-            request["challengeAnswer"] = .string(answer)
-            event["request"] = .object(request)
-            guard case .response(let verified) = try await invoke(emulator, event) else { return nil }
+            guard case .response(let verified) = try await invoke(emulator, try verifyEvent(for: create, answer: answer))
+            else { return nil }
             return member(try #require(try JSONValue(parsing: verified).objectValue), "response", "answerCorrect")
         }
         #expect(try await verify(code) == .bool(true))

@@ -58,12 +58,7 @@ import Testing
         let code = try #require(Self.code(in: body), "no six-digit code in the email body")
         #expect(!created.containsSubsequence(Array(code.utf8)), "the code must not be in the response")
 
-        var verify = try sampleEvent("email-code/03-verify-right-code.json")
-        var request = try #require(verify["request"]?.objectValue)
-        request["privateChallengeParameters"] = member(create, "response", "privateChallengeParameters")
-        request["challengeAnswer"] = .string(code)
-        verify["request"] = .object(request)
-        guard case .response(let answered) = try await invoke(emulator, verify) else {
+        guard case .response(let answered) = try await invoke(emulator, try verifyEvent(for: create, answer: code)) else {
             Issue.record("Verify failed"); return
         }
         #expect(member(try #require(try JSONValue(parsing: answered).objectValue), "response", "answerCorrect") == .bool(true))

@@ -38,15 +38,12 @@ public struct LocalUserTable: Sendable, Equatable {
     /// Reads `[{"userName": "…", "password": "…", "email": "…", "sub": "…"}, …]` (`sub` optional).
     public static func load(path: String) throws(InvokerError) -> LocalUserTable {
         func invalid(_ reason: String) -> InvokerError { .invalidConfiguration("user table \(path): \(reason)") }
-        let json: JSONValue
+        let elements: [JSONValue]
         do {
-            json = try JSONValue(parsing: LocalFile.contents(of: path))
-        } catch let error as LocalFile.Failure {
-            throw invalid(error.reason)
+            elements = try LocalFile.nonEmptyJSONArray(at: path)
         } catch {
-            throw invalid("\(error)")
+            throw invalid(error.reason)
         }
-        guard let elements = json.arrayValue, !elements.isEmpty else { throw invalid("expected a non-empty JSON array of users") }
         var users: [LocalUser] = []
         for (position, element) in elements.enumerated() {
             let object = element.objectValue
