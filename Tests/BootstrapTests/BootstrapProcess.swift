@@ -85,6 +85,18 @@ func verifyEvent(for create: JSONObject, answer: String) throws -> JSONObject {
     return event
 }
 
+/// Verify's `answerCorrect`, from the runtime behind `emulator`, for the challenge `create` issued; nil when the
+/// invocation failed.
+func answerCorrect(_ emulator: RuntimeAPIEmulator, create: JSONObject, answer: String) async throws -> JSONValue? {
+    guard case .response(let verified) = try await invoke(emulator, try verifyEvent(for: create, answer: answer)) else {
+        return nil
+    }
+    return try JSONValue(parsing: verified).objectValue.flatMap { member($0, "response", "answerCorrect") }
+}
+
+/// A six-digit answer that is not `code`.
+func wrongCode(for code: String) -> String { code == "000000" ? "111111" : "000000" }
+
 /// The object a response carries at `request` or `response`, and so on down the keys.
 func member(_ object: JSONObject, _ keys: String...) -> JSONValue? {
     var value = JSONValue.object(object)

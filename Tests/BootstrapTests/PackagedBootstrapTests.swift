@@ -54,13 +54,8 @@ import Testing
         let sent = try OutboxDelivery.messages(at: root.appendingPathComponent("tmp/outbox.jsonl").path)
         let code = try #require(sent.first?.code, "no code in the chroot's /tmp/outbox.jsonl")
 
-        func verify(_ answer: String) async throws -> JSONValue? {
-            guard case .response(let verified) = try await invoke(emulator, try verifyEvent(for: create, answer: answer))
-            else { return nil }
-            return member(try #require(try JSONValue(parsing: verified).objectValue), "response", "answerCorrect")
-        }
-        #expect(try await verify(code) == .bool(true))
-        #expect(try await verify(code == "000000" ? "111111" : "000000") == .bool(false))
+        #expect(try await answerCorrect(emulator, create: create, answer: code) == .bool(true))
+        #expect(try await answerCorrect(emulator, create: create, answer: wrongCode(for: code)) == .bool(false))
 
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
