@@ -14,6 +14,7 @@ import PackageDescription
 //   bootstrap         the Lambda executable (links none of the invoker's libraries)
 //   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
 //   runtime-benchmark: figures for the runtime loop against a C floor
+//     (echo-bootstrap: the loop with an echo handler; runtime-floor: a minimal C echo loop on libcurl)
 let package = Package(
     name: "cognito-challenge-runtime",
     platforms: [.macOS(.v15)],
@@ -62,7 +63,12 @@ let package = Package(
         ),
         .target(
             name: "Invoker",
-            dependencies: ["CognitoTriggers", "RuntimeAPIEmulator", "LosslessJSON"]
+            dependencies: [
+                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .executableTarget(
             name: "cognito-local",
@@ -70,17 +76,30 @@ let package = Package(
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["RuntimeAPIEmulator", "LosslessJSON"]
+            dependencies: ["RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON"]
         ),
+        .executableTarget(name: "echo-bootstrap", dependencies: ["LambdaRuntime"]),
+        .executableTarget(name: "runtime-floor", dependencies: ["CCurl"]),
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
-        .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents"]),
+        .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["ChallengeCrypto"]),
-        .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows"]),
-        .testTarget(name: "CognitoTriggersTests", dependencies: ["CognitoTriggers"]),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator"]),
-        .testTarget(name: "EmailDeliveryTests", dependencies: ["EmailDelivery", "AWSSigV4"]),
-        .testTarget(name: "InvokerTests", dependencies: ["Invoker"]),
+        .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON"]),
+        .testTarget(
+            name: "CognitoTriggersTests",
+            dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON"]
+        ),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
+        .testTarget(
+            name: "BootstrapTests",
+            dependencies: ["bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport"]
+        ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(
+            name: "EmailDeliveryTests",
+            dependencies: ["EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+        ),
+        .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -24,6 +24,13 @@ static inline CURLcode ccurl_setopt_callback(CURL *handle, CURLoption option, cc
     return curl_easy_setopt(handle, option, value);
 }
 
+typedef int (*ccurl_progress_callback)(void *context, curl_off_t download_total, curl_off_t download_now,
+                                       curl_off_t upload_total, curl_off_t upload_now);
+
+static inline CURLcode ccurl_setopt_progress(CURL *handle, CURLoption option, ccurl_progress_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
 static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

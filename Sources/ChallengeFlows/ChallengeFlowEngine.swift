@@ -180,8 +180,8 @@ public enum DefineDecision: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A challenge Create built, and the code to send for it, if any.
-public struct IssuedChallenge: Sendable, Equatable {
+/// A challenge Create built, and the code to send for it, if any. Its description never shows the code.
+public struct IssuedChallenge: Sendable, Equatable, CustomStringConvertible {
     public let kind: ChallengeKind
     public let seal: ChallengeSeal
     public let publicParameters: [String: String]
@@ -195,6 +195,11 @@ public struct IssuedChallenge: Sendable, Equatable {
         CreateAuthChallengeResponse(
             publicChallengeParameters: publicParameters, privateChallengeParameters: seal.privateParameters,
             challengeMetadata: seal.metadata)
+    }
+
+    public var description: String {
+        let sending = delivery.map { "send \($0)" } ?? (reusedEarlierCode ? "earlier code still in force" : "nothing to send")
+        return "\(kind.rawValue) challenge for step \(seal.stepIndex), expires at \(seal.expiresAt); \(sending)"
     }
 }
 

@@ -17,6 +17,22 @@ public struct CodeMessage: Sendable, Equatable {
     }
 }
 
+/// Messages get printed and dumped on their way to a delivery; the code must not go with them.
+extension CodeMessage: CustomStringConvertible, CustomReflectable {
+    public var description: String {
+        "code for \(userName) to \(EmailMask.mask(recipient)), valid \(validForSeconds) s (code not shown)"
+    }
+
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "recipient": recipient, "userName": userName, "code": "(not shown)", "validForSeconds": validForSeconds,
+            ],
+            displayStyle: .struct)
+    }
+}
+
 /// Sends a code to its recipient: a local outbox file in development, Amazon SES in production.
 ///
 /// Implementations may keep connections open between calls; the runtime calls them from one thread at a time.

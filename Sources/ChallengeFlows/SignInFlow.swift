@@ -105,11 +105,14 @@ public struct ChallengePolicy: Sendable, Equatable {
 public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     case missing(variable: String, hint: String)
     case invalid(variable: String, value: String, expected: String)
+    /// The code delivery cannot work with this setting (the problem names it without repeating a secret).
+    case delivery(variable: String, problem: String)
 
     public var description: String {
         switch self {
         case .missing(let variable, let hint): "\(variable) is not set: \(hint)"
         case .invalid(let variable, let value, let expected): "\(variable)=\"\(value)\" is not valid: expected \(expected)"
+        case .delivery(let variable, let problem): "CODE_DELIVERY=ses: \(variable) \(problem)"
         }
     }
 }

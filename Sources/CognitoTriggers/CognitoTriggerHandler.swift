@@ -21,7 +21,11 @@ public final class CognitoTriggerHandler {
         clock: @escaping @Sendable () -> Int64 = SystemClock.unixSeconds
     ) throws(ConfigurationError) {
         engine = try configuration.makeEngine()
-        self.delivery = delivery ?? configuration.makeDelivery(clock: clock)
+        if let delivery {
+            self.delivery = delivery
+        } else {
+            self.delivery = try configuration.makeDelivery(clock: clock)
+        }
         self.clock = clock
         deliveryTime = DeliveryTimeEstimate()
     }

@@ -8,6 +8,8 @@ public struct TriggerConfiguration: Sendable {
     public enum Delivery: Sendable, Equatable {
         /// A local JSON-lines file (development, tests, the invoker).
         case outbox(path: String)
+        /// Amazon SES (v2 `SendEmail`), configured by the `SES_*`, `EMAIL_*` and AWS variables.
+        case ses(SESConfiguration)
     }
 
     public let flow: SignInFlow
@@ -34,6 +36,12 @@ public struct TriggerConfiguration: Sendable {
         switch environment["CODE_DELIVERY"] ?? "outbox" {
         case "outbox":
             delivery = .outbox(path: environment["OUTBOX_PATH"] ?? Self.defaultOutboxPath)
+        case "ses":
+            do {
+                delivery = .ses(try SESConfiguration(environment: environment))
+            } catch {
+                throw .delivery(variable: error.variable, problem: error.problem)
+            }
         case let other:
             throw .invalid(variable: "CODE_DELIVERY", value: other, expected: "outbox or ses")
         }
@@ -62,15 +70,12 @@ public enum CaptchaCatalog {
         func invalid(_ reason: String) -> ConfigurationError {
             .invalid(variable: "CAPTCHA_CATALOG", value: path, expected: "a readable JSON catalog (\(reason))")
         }
-        let json: JSONValue
+        let elements: [JSONValue]
         do {
-            json = try JSONValue(parsing: LocalFile.contents(of: path))
-        } catch let error as LocalFile.Failure {
-            throw invalid(error.reason)
+            elements = try LocalFile.nonEmptyJSONArray(at: path)
         } catch {
-            throw invalid("\(error)")
+            throw invalid(error.reason)
         }
-        guard let elements = json.arrayValue, !elements.isEmpty else { throw invalid("expected a non-empty array") }
         var entries: [CaptchaEntry] = []
         for (position, element) in elements.enumerated() {
             guard let imageURL = element.objectValue?["imageURL"]?.stringValue,
@@ -84,9 +89,16 @@ public enum CaptchaCatalog {
 
 extension TriggerConfiguration {
     /// The delivery this configuration names.
-    func makeDelivery(clock: @escaping @Sendable () -> Int64) -> any CodeDelivery {
+    func makeDelivery(clock: @escaping @Sendable () -> Int64) throws(ConfigurationError) -> any CodeDelivery {
         switch delivery {
-        case .outbox(let path): OutboxDelivery(path: path, clock: clock)
+        case .outbox(let path):
+            return OutboxDelivery(path: path, clock: clock)
+        case .ses(let configuration):
+            do {
+                return try SESCodeDelivery(configuration: configuration)
+            } catch {
+                throw .delivery(variable: "SES_ENDPOINT", problem: "cannot be used: \(error)")
+            }
         }
     }
 }

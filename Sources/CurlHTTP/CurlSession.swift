@@ -8,10 +8,15 @@ public final class CurlSession {
     private let handle: UnsafeMutableRawPointer
     private let transfer = Transfer()
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    /// The header list of a POST without headers of its own, built once.
+    private let emptyExpect: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
 
     private static let globalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
-    public init() throws(CurlError) {
+    /// - Parameter caFile: a PEM bundle of trusted certificate authorities for HTTPS, in place of the one libcurl
+    ///   was built to look for (Amazon Linux keeps it at `/etc/pki/tls/certs/ca-bundle.crt`, Debian at
+    ///   `/etc/ssl/certs/ca-certificates.crt`).
+    public init(caFile: String? = nil) throws(CurlError) {
         guard Self.globalInitialization == CURLE_OK, let handle = curl_easy_init() else {
             errorBuffer.deallocate()
             throw CurlError(kind: .other, code: Int32(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start")
@@ -28,29 +33,39 @@ public final class CurlSession {
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
         ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        ccurl_setopt_progress(handle, CURLOPT_XFERINFOFUNCTION, { context, _, _, _, _ in
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().shouldAbort() ? 1 : 0
+        })
+        ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
         ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        if let caFile {
+            caFile.withCString { path in _ = ccurl_setopt_pointer(handle, CURLOPT_CAINFO, path) }
+        }
     }
 
     deinit {
         curl_easy_cleanup(handle)
+        curl_slist_free_all(emptyExpect)
         errorBuffer.deallocate()
     }
 
     /// Performs the request and returns the server's answer, whatever its status.
     public func perform(_ request: HTTPRequest) throws(CurlError) -> HTTPResponse {
-        transfer.reset()
+        transfer.reset(abortCheck: request.abortCheck)
         errorBuffer[0] = 0
         ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeout.milliseconds)
         ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, request.totalTimeout?.milliseconds ?? 0)
+        ccurl_setopt_long(handle, CURLOPT_NOPROGRESS, request.abortCheck == nil ? 1 : 0)
 
-        var headerList: UnsafeMutablePointer<curl_slist>?
+        var ownHeaders: UnsafeMutablePointer<curl_slist>?
         for header in request.headers {
-            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+            ownHeaders = curl_slist_append(ownHeaders, "\(header.name): \(header.value)")
         }
-        if request.method == .post {
-            headerList = curl_slist_append(headerList, "Expect:")
+        if request.method == .post, ownHeaders != nil {
+            ownHeaders = curl_slist_append(ownHeaders, "Expect:")
         }
-        defer { curl_slist_free_all(headerList) }
+        defer { curl_slist_free_all(ownHeaders) }
+        let headerList = request.method == .post && ownHeaders == nil ? emptyExpect : ownHeaders
 
         let code: CURLcode = request.url.withCString { url in
             ccurl_setopt_pointer(handle, CURLOPT_URL, url)
@@ -86,7 +101,9 @@ public final class CurlSession {
             case CURLE_OPERATION_TIMEDOUT: .timedOut
             default: .other
             }
-        return CurlError(kind: kind, code: Int32(code.rawValue), message: message)
+        return CurlError(
+            kind: kind, code: Int32(code.rawValue), message: message,
+            wasAborted: code == CURLE_ABORTED_BY_CALLBACK && transfer.abortRequested)
     }
 }
 
@@ -94,10 +111,19 @@ public final class CurlSession {
 private final class Transfer {
     var body: [UInt8] = []
     var headers: [HTTPHeader] = []
+    private var abortCheck: (@Sendable () -> Bool)?
+    private(set) var abortRequested = false
 
-    func reset() {
+    func reset(abortCheck: (@Sendable () -> Bool)?) {
         body.removeAll(keepingCapacity: true)
         headers.removeAll(keepingCapacity: true)
+        self.abortCheck = abortCheck
+        abortRequested = false
+    }
+
+    func shouldAbort() -> Bool {
+        if let abortCheck, abortCheck() { abortRequested = true }
+        return abortRequested
     }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {

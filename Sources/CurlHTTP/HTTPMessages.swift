@@ -24,10 +24,14 @@ public struct HTTPRequest: Sendable {
     public var connectTimeout: Duration
     /// How long the whole transfer may take; nil waits for ever (the Runtime API's `next` call needs that).
     public var totalTimeout: Duration?
+    /// Polled while the transfer runs (several times a second while it waits); returning true abandons the transfer,
+    /// which then throws a ``CurlError`` whose ``CurlError/wasAborted`` is true. Lets a transfer without a timeout end.
+    public var abortCheck: (@Sendable () -> Bool)?
 
     public init(
         method: Method, url: String, headers: [HTTPHeader] = [], body: [UInt8] = [],
-        connectTimeout: Duration = .seconds(1), totalTimeout: Duration? = nil
+        connectTimeout: Duration = .seconds(1), totalTimeout: Duration? = nil,
+        abortCheck: (@Sendable () -> Bool)? = nil
     ) {
         self.method = method
         self.url = url
@@ -35,6 +39,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
+        self.abortCheck = abortCheck
     }
 }
 
@@ -52,7 +57,12 @@ public struct HTTPResponse: Sendable {
 
     /// The first header with this name, compared without regard to case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        let length = name.utf8.count
+        return headers.first { $0.name.utf8.count == length && $0.name.utf8.elementsEqual(name.utf8, by: Self.sameASCIILetter) }?.value
+    }
+
+    private static func sameASCIILetter(_ a: UInt8, _ b: UInt8) -> Bool {
+        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
     }
 }
 
@@ -71,6 +81,15 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
     /// libcurl's `CURLcode`.
     public let code: Int32
     public let message: String
+    /// True when the request's ``HTTPRequest/abortCheck`` ended the transfer.
+    public let wasAborted: Bool
+
+    public init(kind: Kind, code: Int32, message: String, wasAborted: Bool = false) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+        self.wasAborted = wasAborted
+    }
 
     public var description: String { "HTTP transfer failed (curl error \(code)): \(message)" }
 }

@@ -1,1 +1,95 @@
-// LambdaRuntime: work in progress.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why the runtime stopped serving invocations.
+public enum RuntimeExit: Sendable, Equatable {
+    /// SIGTERM arrived; the invocation in flight was answered first.
+    case terminated
+    /// The handler could not be built; Lambda was told with `init/error`.
+    case initializationFailed(String)
+    /// The Runtime API could not be reached, or answered in a way that means the runtime must end.
+    case runtimeAPIFailed(String)
+
+    /// The process exit status: 0 after SIGTERM, 1 otherwise.
+    public var status: Int32 { self == .terminated ? 0 : 1 }
+}
+
+/// The Lambda custom-runtime loop: fetch an invocation, hand its bytes to the handler, send back the answer.
+public enum LambdaRuntime {
+    /// Reads the environment, builds the handler, serves invocations until SIGTERM or until the Runtime API fails,
+    /// then exits (0 after SIGTERM, 1 otherwise). An error thrown by `makeHandler` is reported with `init/error`.
+    public static func run<Handler: LambdaHandler>(makeHandler: () throws -> Handler) -> Never {
+        let configuration: RuntimeConfiguration
+        do {
+            configuration = try RuntimeConfiguration.fromEnvironment()
+        } catch {
+            LambdaLogger().fatal(error.description)
+            exit(1)
+        }
+        TerminationSignal.install()
+        let ending = serve(configuration: configuration, makeHandler: makeHandler)
+        switch ending {
+        case .terminated: configuration.logger.info("SIGTERM: stopping after the last invocation")
+        case .initializationFailed(let reason), .runtimeAPIFailed(let reason): configuration.logger.fatal(reason)
+        }
+        exit(ending.status)
+    }
+
+    /// Builds the handler and serves invocations with this configuration; returns why it stopped instead of exiting.
+    public static func serve<Handler: LambdaHandler>(
+        configuration: RuntimeConfiguration, makeHandler: () throws -> Handler
+    ) -> RuntimeExit {
+        let client: RuntimeAPIClient
+        do {
+            client = try RuntimeAPIClient(address: configuration.runtimeAPI) { TerminationSignal.isReceived }
+        } catch {
+            return .runtimeAPIFailed(error.description)
+        }
+        let handler: Handler
+        do {
+            handler = try makeHandler()
+        } catch {
+            let report = ErrorReport(error)
+            let reason = "initialization failed: \(report.errorType): \(report.errorMessage)"
+            do {
+                try client.sendInitError(report)
+                return .initializationFailed(reason)
+            } catch {
+                return .initializationFailed(reason + " (and init/error could not be sent: \(error))")
+            }
+        }
+        return loop(handler, client: client, logger: configuration.logger)
+    }
+
+    private static func loop(
+        _ handler: some LambdaHandler, client: RuntimeAPIClient, logger: LambdaLogger
+    ) -> RuntimeExit {
+        do {
+            let traceVariable = TraceVariable()
+            while let invocation = try client.next(logger: logger) {
+                let context = invocation.context
+                traceVariable.set(context.traceID)
+                let delivery =
+                    switch Result(catching: { try handler.handle(invocation.event, context: context) }) {
+                    case .success(let response):
+                        try client.sendResponse(response, for: context.requestID)
+                    case .failure(let error):
+                        try client.sendError(reported(ErrorReport(error), to: context.logger), for: context.requestID)
+                    }
+                if case .refused(let reason) = delivery { context.logger.error(reason) }
+            }
+            return .terminated
+        } catch {
+            return .runtimeAPIFailed(error.description)
+        }
+    }
+
+    private static func reported(_ report: ErrorReport, to logger: LambdaLogger) -> ErrorReport {
+        logger.error("\(report.errorType): \(report.errorMessage)")
+        return report
+    }
+}
+

@@ -71,7 +71,11 @@ extension String {
     /// True when both strings hold the same Unicode scalars, which `==` does not check: it compares
     /// canonical equivalents (`"é"` and `"e\u{301}"`) as equal.
     func hasSameUTF8(as other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        guard utf8.count == other.utf8.count else { return false }
+        let contiguous = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in mine.elementsEqual(theirs) }
+        }
+        return (contiguous ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }
 

@@ -1,1 +1,66 @@
-print("runtime-benchmark: work in progress")
+import Foundation
+
+// runtime-benchmark: the runtime loop against a minimal C loop on libcurl (the floor), on one core.
+//   swift build -c release --static-swift-stdlib && .build/release/runtime-benchmark [--invocations N] [--rounds R]
+// Measures, for the C floor, echo-bootstrap (our loop, echo handler) and bootstrap (Define/Create/Verify), medians
+// over R interleaved rounds: init, init with a cold page cache (as root), first invocation, warm p50/p99,
+// throughput, CPU per invocation and peak RSS; then every figure as a ratio to the floor, beside the targets.
+
+let cpu = CPUAffinity.pinProcess(to: max(0, ProcessInfo.processInfo.activeProcessorCount - 1))
+let arguments = CommandLine.arguments
+func option(_ name: String, default value: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]),
+        number > 0
+    else { return value }
+    return number
+}
+let invocations = option("--invocations", default: 2000)
+let rounds = option("--rounds", default: 5)
+let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("runtime-benchmark-\(getpid())")
+try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: scratch) }
+
+func binary(_ name: String) throws -> String {
+    let path = binaries.appendingPathComponent(name).path
+    guard FileManager.default.isExecutableFile(atPath: path) else { throw BenchmarkError.missingBinary(path) }
+    return path
+}
+
+do {
+    let events = repository.appendingPathComponent("Events")
+    let verifyEvent = Array(try Data(contentsOf: events.appendingPathComponent("email-code/03-verify-right-code.json")))
+    let outbox = scratch.appendingPathComponent("outbox.jsonl").path
+    let workloads = [
+        Workload.echo(name: "C floor", path: try binary("runtime-floor"), event: verifyEvent),
+        Workload.echo(name: "echo-bootstrap", path: try binary("echo-bootstrap"), event: verifyEvent),
+        try Workload.triggers(path: try binary("bootstrap"), events: events, outbox: outbox),
+    ]
+    let runner = Runner(invocations: invocations)
+    let cold = PageCache.canDrop
+    print("runtime-benchmark: \(rounds) rounds × \(workloads.count) runtimes × \(invocations) warm invocations, "
+        + "everything pinned to CPU \(cpu); cold-cache init \(cold ? "measured (root)" : "skipped (needs root)")")
+    var runs = [[Measurement]](repeating: [], count: workloads.count)
+    var coldInits = [[Duration]](repeating: [], count: workloads.count)
+    for round in 0..<rounds {
+        // Rotate the order each round so that no runtime always goes first.
+        for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
+            try? FileManager.default.removeItem(atPath: outbox)
+            runs[index].append(try await runner.measure(workloads[index]))
+        }
+        print("  round \(round + 1) of \(rounds) done")
+    }
+    // Cold starts come after every warm run: dropping the page cache would make later warm starts partly cold.
+    for round in 0..<(cold ? rounds : 0) {
+        for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
+            coldInits[index].append(try await runner.measureColdInit(workloads[index]))
+        }
+    }
+    let summaries = zip(runs, coldInits).map { Summary($0, coldInits: $1) }
+    print(Report(names: workloads.map(\.name), summaries: summaries, invocations: invocations).text)
+} catch {
+    FileHandle.standardError.write(Data("runtime-benchmark: \(error)\n".utf8))
+    exit(1)
+}

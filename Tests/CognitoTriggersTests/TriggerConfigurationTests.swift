@@ -28,6 +28,33 @@ import Testing
         #expect(error?.description.hasPrefix(variable) == true, "\(error?.description ?? "")")
     }
 
+    static let sesEnvironment = [
+        "CODE_HASH_SECRET": secret, "CODE_DELIVERY": "ses", "SES_FROM_ADDRESS": "no-reply@example.com",
+        "AWS_REGION": "eu-west-1", "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "very-secret-key",
+    ]
+
+    @Test func sesDeliveryIsReadFromTheAWSAndSESVariables() throws {
+        let configuration = try TriggerConfiguration(
+            environment: Self.sesEnvironment.merging(["SES_ENDPOINT": "http://127.0.0.1:4566"]) { $1 })
+        guard case .ses(let ses) = configuration.delivery else {
+            Issue.record("CODE_DELIVERY=ses should select SES, got \(configuration.delivery)")
+            return
+        }
+        #expect(ses.fromAddress == "no-reply@example.com")
+        #expect(ses.region == "eu-west-1")
+        #expect(ses.endpoint.baseURL == "http://127.0.0.1:4566")
+        #expect(ses.timeBudget <= .seconds(3))
+    }
+
+    @Test(arguments: ["SES_FROM_ADDRESS", "AWS_REGION", "AWS_ACCESS_KEY_ID"])
+    func sesWithoutARequiredVariableNamesIt(missing: String) {
+        var environment = Self.sesEnvironment
+        environment[missing] = nil
+        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        #expect(error?.description.contains(missing) == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("very-secret-key") == false)
+    }
+
     @Test func missingSecretIsReportedWithAHint() {
         let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: [:]) }
         #expect(error?.description.contains("CODE_HASH_SECRET is not set") == true)

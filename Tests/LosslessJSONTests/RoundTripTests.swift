@@ -51,11 +51,14 @@ import Testing
         #expect(try number("-0").intValue == 0)
     }
 
-    @Test func numbersCompareByLiteralNotByMagnitude() throws {
-        // Equality is about the text an event will be written back as, so 1.0 and 1 are different values.
-        #expect(try parse("1.0") != parse("1"))
-        #expect(try parse("1e3") != parse("1000"))
-        #expect(try parse("1.0") == parse("1.0"))
+    @Test func numbersCompareByValueButWriteBackTheirLiteral() throws {
+        #expect(try parse("1.0") == parse("1"))
+        #expect(try parse("1e3") == parse("1000"))
+        #expect(try parse("-0") == parse("0"))
+        #expect(try parse("1.5") != parse("1.05"))
+        #expect(try parse("123456789012345678901234567890") != parse("123456789012345678901234567891"))
+        #expect(try parse("1.0").text() == "1.0")
+        #expect(try parse("1e3").text() == "1e3")
     }
 
     @Test(arguments: [

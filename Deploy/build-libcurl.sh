@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Builds a minimal static libcurl (HTTP and HTTPS through OpenSSL, nothing else) from Debian's own
+# source package, for linking into the Lambda bootstrap.
+#
+# Result, under Deploy/work/libcurl/:
+#   prefix/      the installed libcurl: include/curl/*.h and lib/libcurl.a
+#   static-lib/  ONLY libcurl.a, libssl.a and libcrypto.a (OpenSSL's from libssl-dev)
+#   pkgconfig/   libcurl.pc and libcrypto.pc pointing at static-lib/. With PKG_CONFIG_PATH naming this
+#                directory, SwiftPM takes the CCurl and COpenSSL targets' flags from them, so `-lcurl`
+#                and `-lcrypto` find the static archives before the system's shared libraries.
+#
+# Idempotent: when a build from the same curl source, OpenSSL and recipe exists, it only refreshes
+# static-lib/ and pkgconfig/.
+# Usage: Deploy/build-libcurl.sh [--print-pkg-config-path]   (then prints the pkgconfig/ path on stdout)
+set -euo pipefail
+
+deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$deploy_dir/common.sh"
+work=$deploy_dir/work/libcurl
+prefix=$work/prefix
+static_lib=$work/static-lib
+pkgconfig=$work/pkgconfig
+stamp=$work/build.stamp
+multiarch_lib=/usr/lib/x86_64-linux-gnu
+
+case ${1:-} in
+    --print-pkg-config-path) print_path=1 ;;
+    '') print_path=0 ;;
+    *) echo "usage: $0 [--print-pkg-config-path]" >&2; exit 2 ;;
+esac
+
+# Everything but HTTP(S) off. TLS from OpenSSL; no compression, IDN, PSL, HTTP/2, SSH, LDAP, Kerberos.
+# CA certificates: no compiled-in bundle path (Debian's /etc/ssl/certs is not where Amazon Linux keeps
+# them); OpenSSL's default verify paths are used instead, and they honour SSL_CERT_FILE / SSL_CERT_DIR.
+configure_flags=(
+    --disable-shared --enable-static --with-pic
+    --with-openssl
+    --without-ca-bundle --without-ca-path --with-ca-fallback
+    --without-zlib --without-brotli --without-zstd
+    --without-libidn2 --without-libpsl
+    --without-nghttp2 --without-ngtcp2 --without-nghttp3 --without-quiche --without-msh3 --without-hyper
+    --without-libssh2 --without-libssh --without-wolfssh
+    --without-librtmp --without-gssapi --without-libgsasl
+    --disable-ldap --disable-ldaps
+    --disable-dict --disable-file --disable-ftp --disable-gopher --disable-imap --disable-mqtt
+    --disable-pop3 --disable-rtsp --disable-smb --disable-smtp --disable-telnet --disable-tftp
+    --disable-ntlm-wb --disable-manual --disable-libcurl-option --enable-symbol-hiding
+)
+
+# `apt-get source` needs a deb-src entry; Debian's container images ship only binary ones.
+ensure_deb_src() {
+    local sources=/etc/apt/sources.list.d/debian-src.sources
+    if grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+        return 0
+    fi
+    [[ $(id -u) == 0 ]] || die "no deb-src entry in /etc/apt; as root, add one for bookworm like $sources in $0"
+    log "adding $sources"
+    cat >"$sources" <<'EOF'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+    apt-get update -qq
+}
+
+# The static archives the bootstrap links, and the pkg-config files that lead the linker to them.
+# libcurl.pc lists -lssl -lcrypto after -lcurl: a static archive must come after the ones using it.
+write_link_dirs() {
+    local curl_version
+    curl_version=$(sed -n 's/^#define LIBCURL_VERSION "\(.*\)"$/\1/p' "$prefix/include/curl/curlver.h")
+    mkdir -p "$static_lib" "$pkgconfig"
+    ln -sfn "$prefix/lib/libcurl.a" "$static_lib/libcurl.a"
+    ln -sfn "$multiarch_lib/libssl.a" "$static_lib/libssl.a"
+    ln -sfn "$multiarch_lib/libcrypto.a" "$static_lib/libcrypto.a"
+    cat >"$pkgconfig/libcurl.pc" <<EOF
+Name: libcurl
+Description: static libcurl, HTTP and HTTPS over OpenSSL only
+Version: $curl_version
+Cflags: -I$prefix/include
+Libs: -L$static_lib -lcurl -lssl -lcrypto
+EOF
+    cat >"$pkgconfig/libcrypto.pc" <<EOF
+Name: libcrypto
+Description: OpenSSL's static libcrypto from libssl-dev
+Version: $(dpkg-query -W -f='${source:Upstream-Version}' libssl-dev)
+Cflags:
+Libs: -L$static_lib -lcrypto
+EOF
+    if ((print_path)); then echo "$pkgconfig"; fi
+}
+
+install_missing_packages build-essential dpkg-dev autoconf automake libtool libssl-dev
+for archive in libssl.a libcrypto.a; do
+    [[ -f $multiarch_lib/$archive ]] || die "$multiarch_lib/$archive not found; libssl-dev should provide it"
+done
+
+ensure_deb_src
+source_version=$(apt-cache showsrc curl 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n1)
+[[ -n $source_version ]] || die "apt-cache showsrc curl found no source package; run apt-get update and check the deb-src entry"
+
+# Rebuild when the curl source, OpenSSL or this recipe changes.
+signature="curl $source_version; openssl $(dpkg-query -W -f='${Version}' libssl-dev); recipe $(sha256sum <"${BASH_SOURCE[0]}" | cut -c1-16)"
+if [[ -f $stamp && $(<"$stamp") == "$signature" && -f $prefix/lib/libcurl.a ]]; then
+    write_link_dirs
+    log "up to date (curl $source_version) in $work"
+    exit 0
+fi
+
+log "building static libcurl from Debian source curl $source_version"
+rm -rf "$work/src" "$prefix" "$static_lib" "$pkgconfig" "$stamp"
+mkdir -p "$work/src"
+(cd "$work/src" && apt-get source -qq "curl=$source_version" >apt-source.log 2>&1) \
+    || die "apt-get source curl=$source_version failed; see $work/src/apt-source.log"
+src_dir=$(find "$work/src" -mindepth 1 -maxdepth 1 -type d -name 'curl-*' | head -n1)
+[[ -d $src_dir ]] || die "no unpacked curl source in $work/src"
+
+build_log=$work/build.log
+log "configure + make (log: $build_log)"
+(
+    cd "$src_dir"
+    # The last two patches of Debian's series rename the library for its GnuTLS and NSS flavours;
+    # debian/rules pops them for the OpenSSL build, and so do we.
+    [[ $(grep -vE '^\s*(#|$)' debian/patches/series | tail -n2 | tr '\n' ' ') == "90_gnutls.patch 99_nss.patch " ]] \
+        || { echo "unexpected end of debian/patches/series"; exit 1; }
+    patch -R -p1 -s <debian/patches/99_nss.patch
+    patch -R -p1 -s <debian/patches/90_gnutls.patch
+    # Debian's patches touch configure.ac and Makefile.am: regenerate the build system.
+    autoreconf -fi
+    CFLAGS="$(dpkg-buildflags --get CFLAGS) -ffunction-sections -fdata-sections" \
+    CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
+        ./configure --prefix="$prefix" "${configure_flags[@]}"
+    # Only the library and its headers: the curl tool and the manual are not needed.
+    make -C lib -j"$(nproc)"
+    make -C lib install
+    make -C include install
+) >"$build_log" 2>&1 || die "libcurl build failed; the last lines of $build_log:$(echo; tail -n 25 "$build_log")"
+
+[[ -f $prefix/lib/libcurl.a ]] || die "the build finished without $prefix/lib/libcurl.a; see $build_log"
+grep -E '^  (SSL|Protocols|Features):' "$build_log" >&2 || true
+write_link_dirs
+echo "$signature" >"$stamp"
+rm -rf "$work/src"
+log "done: $prefix/lib/libcurl.a ($(du -h "$prefix/lib/libcurl.a" | cut -f1))"

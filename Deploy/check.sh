@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The deploy checks CI runs, after Deploy/package.sh:
+#   - template.yaml passes cfn-lint with no errors
+#   - the zip exists and is at most 8 MiB
+#   - bootstrap at its root is an executable x86-64 ELF whose interpreter is the zip's own loader and
+#     whose DT_RPATH is /var/task/lib; libcurl and OpenSSL are linked in, not loaded
+#   - every library the bootstrap and its libraries need is in the zip's lib/
+#   - the zip runs in an otherwise empty chroot (Deploy/chroot-smoke.sh; skipped only where chroot is
+#     impossible, with a SKIP line)
+# Prints a PASS, FAIL or SKIP line per check and a closing count; exits 1 if any check failed.
+# Usage: Deploy/check.sh [ZIP]     ZIP defaults to Deploy/out/bootstrap.zip
+set -euo pipefail
+
+deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$deploy_dir/common.sh"
+zip=${1:-$deploy_dir/out/bootstrap.zip}
+max_zip_bytes=$((8 * 1024 * 1024))
+task_lib=/var/task/lib
+loader=ld-linux-x86-64.so.2
+
+passed=0 failed=0 skipped=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+skip() { echo "SKIP: $*"; skipped=$((skipped + 1)); }
+finish() {
+    echo "deploy: $passed passed, $failed failed, $skipped skipped"
+    ((failed == 0))
+}
+
+install_missing_packages binutils file unzip
+if ! command -v cfn-lint >/dev/null; then
+    log "installing cfn-lint from PyPI"
+    python3 -m pip install --quiet cfn-lint || die "cannot install cfn-lint; install it with pip install cfn-lint"
+fi
+
+# cfn-lint's exit status is a bit set: 2 errors, 4 warnings, 8 informational findings (1: it failed).
+lint_status=0
+lint_output=$(cfn-lint -- "$deploy_dir/template.yaml" 2>&1) || lint_status=$?
+[[ -n $lint_output ]] && echo "$lint_output"
+if ((lint_status & ~(4 | 8))); then
+    fail "cfn-lint reports errors in template.yaml (exit status $lint_status)"
+elif ((lint_status & 4)); then
+    pass "cfn-lint: template.yaml has no errors (warnings above)"
+else
+    pass "cfn-lint: template.yaml has no errors or warnings"
+fi
+
+if [[ ! -f $zip ]]; then
+    fail "$zip not found; build it with Deploy/package.sh"
+    finish
+    exit
+fi
+
+zip_bytes=$(stat -c %s "$zip")
+size=$(awk -v bytes="$zip_bytes" 'BEGIN { printf "%d bytes (%.2f MiB)", bytes, bytes / 1048576 }')
+if ((zip_bytes <= max_zip_bytes)); then
+    pass "zip size $size, limit $((max_zip_bytes / 1048576)) MiB"
+else
+    fail "zip size $size is over $((max_zip_bytes / 1048576)) MiB"
+fi
+
+unpacked=$(mktemp -d "${TMPDIR:-/tmp}/bootstrap-check.XXXXXX")
+trap 'rm -rf "$unpacked"' EXIT
+unzip -q "$zip" -d "$unpacked"
+binary=$unpacked/bootstrap
+
+if [[ ! -f $binary ]]; then
+    fail "no bootstrap at the zip's root"
+    finish
+    exit
+fi
+
+kind=$(file -b "$binary")
+if [[ -x $binary && $kind == "ELF 64-bit LSB "*"executable, x86-64"* ]]; then
+    pass "bootstrap is an executable x86-64 ELF ($kind)"
+else
+    fail "bootstrap is not an executable x86-64 ELF: $kind, mode $(stat -c %A "$binary")"
+fi
+
+interpreter=$(readelf --program-headers "$binary" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+if [[ $interpreter == "$task_lib/$loader" ]]; then
+    pass "bootstrap's interpreter is $interpreter"
+else
+    fail "bootstrap's interpreter is '$interpreter', not $task_lib/$loader"
+fi
+
+dynamic=$(readelf --dynamic "$binary")
+rpath=$(sed -n 's/.*(RPATH).*\[\(.*\)\]$/\1/p' <<<"$dynamic")
+if [[ $rpath == "$task_lib" ]] && ! grep -q '(RUNPATH)' <<<"$dynamic"; then
+    pass "bootstrap's DT_RPATH is $task_lib (no DT_RUNPATH)"
+else
+    fail "bootstrap should have DT_RPATH $task_lib and no DT_RUNPATH: $(grep -E '\((RPATH|RUNPATH)\)' <<<"$dynamic" || echo none)"
+fi
+
+if grep -qE 'Shared library: \[lib(curl|ssl|crypto)\.so' <<<"$dynamic"; then
+    fail "bootstrap loads libcurl or OpenSSL as shared libraries; they should be linked statically"
+else
+    pass "libcurl and OpenSSL are linked into bootstrap (no such NEEDED entry)"
+fi
+
+# Every NEEDED entry of every ELF in the zip, resolved inside the unpacked tree.
+missing=()
+for elf in "$binary" "$unpacked"/lib/*; do
+    [[ -f $elf ]] || continue
+    while read -r needed; do
+        [[ -f $unpacked/lib/$needed ]] || missing+=("${elf#"$unpacked"/} needs $needed")
+    done < <(readelf --dynamic "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+done
+[[ -f $unpacked/lib/$loader ]] || missing+=("the loader lib/$loader")
+if ((${#missing[@]} == 0)); then
+    pass "every needed library is in lib/: $(cd "$unpacked/lib" && echo *)"
+else
+    fail "missing from lib/: ${missing[*]}"
+fi
+
+smoke_status=0
+"$deploy_dir/chroot-smoke.sh" "$zip" || smoke_status=$?
+case $smoke_status in
+    0) passed=$((passed + 1)) ;;
+    77) skipped=$((skipped + 1)) ;;
+    *) failed=$((failed + 1)) ;;
+esac
+
+finish

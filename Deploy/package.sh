@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Builds the release `bootstrap` and packs Deploy/out/bootstrap.zip for AWS Lambda's provided.al2023
+# runtime (x86_64):
+#
+#   bootstrap                 the stripped executable Lambda execs; its ELF interpreter is
+#                             /var/task/lib/ld-linux-x86-64.so.2 and its DT_RPATH is /var/task/lib
+#   lib/ld-linux-x86-64.so.2  the C library's loader, and beside it every shared library the binary
+#   lib/*.so.*                needs (glibc, libstdc++, libgcc_s), taken from this machine
+#   captcha-catalog.json      the CAPTCHA catalog: Deploy/captcha-catalog.json, or FILE given with
+#                             --captcha-catalog (the template's default CAPTCHA_CATALOG points here)
+#
+# libcurl and OpenSSL are linked statically (Deploy/build-libcurl.sh builds the libcurl), so the zip
+# carries no libcurl, libssl or libcrypto.
+# Usage: Deploy/package.sh [--captcha-catalog FILE]
+set -euo pipefail
+
+deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$deploy_dir/common.sh"
+repo_dir=$(dirname "$deploy_dir")
+scratch=$repo_dir/.build-release
+stage=$deploy_dir/work/package
+zip_out=$deploy_dir/out/bootstrap.zip
+task_lib=/var/task/lib
+loader=ld-linux-x86-64.so.2
+host_loader=/lib64/$loader
+max_zip_bytes=$((8 * 1024 * 1024))
+
+catalog=$deploy_dir/captcha-catalog.json
+while (($#)); do
+    case $1 in
+        --captcha-catalog)
+            [[ $# -ge 2 && -f $2 ]] || die "--captcha-catalog needs an existing JSON file"
+            catalog=$(realpath "$2")
+            shift 2
+            ;;
+        *) echo "usage: $0 [--captcha-catalog FILE]" >&2; exit 2 ;;
+    esac
+done
+
+[[ $(uname -m) == x86_64 ]] || die "this packs an x86_64 Lambda and must run on x86_64 (this is $(uname -m))"
+command -v swift >/dev/null || die "swift is not on PATH"
+[[ -x $host_loader ]] || die "$host_loader not found: this needs a glibc x86_64 system"
+install_missing_packages binutils zip
+
+# (a) the static libcurl, and pkg-config files that make SwiftPM link it and OpenSSL statically
+pkg_config_path=$("$deploy_dir/build-libcurl.sh" --print-pkg-config-path)
+
+# (b) the release build. The interpreter and DT_RPATH point into the unpacked zip; --disable-new-dtags
+# writes DT_RPATH rather than DT_RUNPATH: DT_RPATH also serves the libraries' own dependencies and is
+# searched before LD_LIBRARY_PATH, which Lambda sets to directories holding Amazon Linux's glibc.
+# lld with packed relative relocations (DT_RELR, which the shipped glibc >= 2.36 reads) leaves out
+# about 1 MB of relocation records that the loader would otherwise read at every cold start.
+log "swift build -c release --product bootstrap (scratch path ${scratch#"$repo_dir"/})"
+build_args=(
+    -c release --product bootstrap --scratch-path "$scratch"
+    --static-swift-stdlib --disable-local-rpath
+    -Xswiftc -use-ld=lld
+    -Xlinker "--dynamic-linker=$task_lib/$loader"
+    -Xlinker "-rpath=$task_lib"
+    -Xlinker --disable-new-dtags
+    -Xlinker -z -Xlinker pack-relative-relocs
+)
+(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}") >&2
+binary=$(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}" --show-bin-path)/bootstrap
+[[ -x $binary ]] || die "the build did not produce $binary"
+
+interpreter=$(readelf --program-headers "$binary" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+[[ $interpreter == "$task_lib/$loader" ]] || die "the binary's interpreter is '$interpreter', not $task_lib/$loader"
+
+# (c) strip it
+rm -rf "$stage"
+mkdir -p "$stage/lib" "$(dirname "$zip_out")"
+strip --strip-all -o "$stage/bootstrap" "$binary"
+
+# (d) the libraries, as this machine's loader resolves them (ldd cannot: the interpreter path does not
+# exist here). Lines look like "libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)"; the loader's
+# own line starts with the interpreter path.
+resolved=$("$host_loader" --list "$stage/bootstrap") || die "$host_loader --list failed:"$'\n'"$resolved"
+if grep -q 'not found' <<<"$resolved"; then die "unresolved libraries:"$'\n'"$resolved"; fi
+if grep -qE 'lib(curl|ssl|crypto)\.so' <<<"$resolved"; then
+    die "the binary links a shared libcurl or OpenSSL; the static link did not take:"$'\n'"$resolved"
+fi
+while read -r name arrow path _; do
+    [[ $arrow == '=>' ]] || continue # linux-vdso.so.1 is part of the kernel
+    [[ $path == /var/task/* ]] && die "$name resolved to $path: remove /var/task from this machine and retry"
+    if [[ $name == "$task_lib/$loader" ]]; then name=$loader; fi
+    cp -L "$path" "$stage/lib/$name"
+done <<<"$resolved"
+[[ -f $stage/lib/$loader ]] || die "$host_loader --list did not name the loader:"$'\n'"$resolved"
+if [[ -f $catalog ]]; then
+    python3 -m json.tool "$catalog" >/dev/null || die "$catalog is not valid JSON"
+    cp "$catalog" "$stage/captcha-catalog.json"
+else
+    log "note: no $catalog, so the zip has no CAPTCHA catalog (the captcha flows need one)"
+fi
+
+# (e) the zip, byte for byte the same for the same inputs: fixed times, a sorted file list
+find "$stage" -exec touch -h -d '2000-01-01 00:00:00 UTC' {} +
+rm -f "$zip_out"
+(cd "$stage" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | TZ=UTC zip -q -X -9 "$zip_out" -@)
+
+zip_bytes=$(stat -c %s "$zip_out")
+echo "bootstrap.zip: $zip_out"
+awk -v bytes="$zip_bytes" -v max="$max_zip_bytes" \
+    'BEGIN { printf "  size: %d bytes (%.2f MiB; limit %d MiB)\n", bytes, bytes / 1048576, max / 1048576 }'
+printf '  bootstrap: %d bytes stripped\n' "$(stat -c %s "$stage/bootstrap")"
+echo "  lib/:"
+(cd "$stage/lib" && for lib in *; do printf '    %-24s %9d bytes\n' "$lib" "$(stat -c %s "$lib")"; done)
+((zip_bytes <= max_zip_bytes)) || die "the zip is over $((max_zip_bytes / 1048576)) MiB"

@@ -1,1 +1,0 @@
-// AWSSigV4: work in progress.

@@ -1,0 +1,80 @@
+import ChallengeFlows
+
+/// The subject and bodies of a code email. Each may use the placeholders `{code}`, `{minutes}` (whole minutes the
+/// code stays valid, at least 1) and `{username}`; any other text, braces included, is kept as written.
+///
+/// Values placed into the HTML body are HTML-escaped; the templates themselves are trusted markup.
+public struct CodeEmailTemplates: Sendable, Equatable {
+    public var subject: String
+    public var text: String
+    public var html: String
+
+    public init(subject: String, text: String, html: String) {
+        self.subject = subject
+        self.text = text
+        self.html = html
+    }
+
+    public static let defaults = CodeEmailTemplates(
+        subject: "Your sign-in code",
+        text: "Your sign-in code is {code}\n\nIt expires in {minutes} minutes. "
+            + "If you did not try to sign in, you can ignore this email.\n",
+        html: "<!DOCTYPE html><html><body><p>Your sign-in code is <strong>{code}</strong></p>"
+            + "<p>It expires in {minutes} minutes. If you did not try to sign in, you can ignore this email.</p>"
+            + "</body></html>")
+
+    /// The email for one message. Line breaks in the subject become spaces.
+    public func render(_ message: CodeMessage) -> CodeEmail {
+        let values = [
+            "code": message.code,
+            "minutes": String(max(1, message.validForSeconds / 60)),
+            "username": message.userName,
+        ]
+        let subjectLine = Self.fill(subject, with: values)
+            .map { $0 == "\r\n" || $0 == "\n" || $0 == "\r" ? " " : $0 }
+        return CodeEmail(
+            subject: String(subjectLine),
+            text: Self.fill(text, with: values),
+            html: Self.fill(html, with: values.mapValues(Self.htmlEscaped)))
+    }
+
+    /// The template with each known `{name}` replaced in one pass, so that a value is never scanned again.
+    private static func fill(_ template: String, with values: [String: String]) -> String {
+        var output = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            output += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"), let value = values[String(rest[afterOpen..<close])] {
+                output += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                output += "{"
+                rest = rest[afterOpen...]
+            }
+        }
+        return output + rest
+    }
+
+    static func htmlEscaped(_ text: String) -> String {
+        var output = ""
+        for character in text {
+            switch character {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&#39;"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+}
+
+/// A rendered code email.
+public struct CodeEmail: Sendable, Equatable {
+    public var subject: String
+    public var text: String
+    public var html: String
+}

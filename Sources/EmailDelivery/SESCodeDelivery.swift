@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+import AWSSigV4
+import ChallengeFlows
+import CurlHTTP
+import LosslessJSON
+
+/// Sends code emails with the SES v2 `SendEmail` API over one kept-alive libcurl connection.
+///
+/// Each delivery ends, sent or failed, within the configured time budget (3 s by default): a throttled or 5xx
+/// answer is retried once, after a short random pause, only if enough of the budget remains for another attempt.
+public final class SESCodeDelivery: CodeDelivery {
+    public let configuration: SESConfiguration
+    private let session: CurlSession
+    private let signer: SigV4Signer
+    private let wallClock: @Sendable () -> Int64
+
+    /// A retry starts only with at least this much of the budget left.
+    static let minimumRetryTime = Duration.milliseconds(500)
+    static let retryPause = 20...150
+
+    /// - Parameter clock: Unix seconds for the signature's date.
+    public init(configuration: SESConfiguration, clock: @escaping @Sendable () -> Int64 = SigningDate.systemSeconds) throws(CurlError) {
+        self.configuration = configuration
+        session = try CurlSession(caFile: configuration.caFile)
+        signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: "ses")
+        wallClock = clock
+    }
+
+    public func deliver(_ message: CodeMessage) throws {
+        _ = try send(message)
+    }
+
+    /// Sends the message and returns what SES acknowledged.
+    public func send(_ message: CodeMessage) throws(SESDeliveryError) -> SESReceipt {
+        let clock = ContinuousClock()
+        let deadline = clock.now + configuration.timeBudget
+        var request = request(for: message, at: SigningDate(secondsSince1970: wallClock()))
+        var attempts = 0
+        while true {
+            attempts += 1
+            let remaining = deadline - clock.now
+            request.totalTimeout = remaining
+            request.connectTimeout = min(configuration.connectTimeout, remaining)
+            let response: HTTPResponse
+            do {
+                response = try session.perform(request)
+            } catch where error.kind == .timedOut && deadline - clock.now < .milliseconds(20) {
+                throw .timedOut(budget: configuration.timeBudget, attempts: attempts)
+            } catch {
+                throw .unreachable(endpoint: configuration.endpoint.baseURL, error, attempts: attempts)
+            }
+            if (200..<300).contains(response.status) {
+                let messageID = (try? JSONValue(parsing: response.body))?.objectValue?["MessageId"]?.stringValue
+                return SESReceipt(messageID: messageID, attempts: attempts)
+            }
+            let failure = SESErrorResponse(response, masking: message.code)
+            let pause = Duration.milliseconds(Int.random(in: Self.retryPause))
+            guard failure.isRetryable, attempts == 1, deadline - clock.now - pause >= Self.minimumRetryTime else {
+                throw .rejected(failure, attempts: attempts)
+            }
+            Self.sleep(pause)
+        }
+    }
+
+    /// The signed `SendEmail` request for a message, with the whole budget as its timeout.
+    public func request(for message: CodeMessage, at date: SigningDate) -> HTTPRequest {
+        let email = configuration.templates.render(message)
+        func content(_ text: String) -> JSONValue { ["Data": .string(text), "Charset": "UTF-8"] }
+        var fields: [(String, JSONValue)] = [
+            ("FromEmailAddress", .string(configuration.fromAddress)),
+            ("Destination", ["ToAddresses": [.string(message.recipient)]]),
+            ("Content", ["Simple": ["Subject": content(email.subject), "Body": ["Text": content(email.text), "Html": content(email.html)]]]),
+        ]
+        if let configurationSet = configuration.configurationSetName {
+            fields.append(("ConfigurationSetName", .string(configurationSet)))
+        }
+        let body = JSONValue.object(JSONObject(fields)).serialized()
+        let path = "/v2/email/outbound-emails"
+        let signed = signer.sign(
+            SignableRequest(
+                method: "POST", host: configuration.endpoint.host, path: path,
+                headers: [.init("Content-Type", "application/json")], body: body),
+            at: date)
+        return HTTPRequest(
+            method: .post, url: configuration.endpoint.baseURL + path,
+            headers: signed.headers.map { HTTPHeader($0.name, $0.value) }, body: body,
+            connectTimeout: configuration.connectTimeout, totalTimeout: configuration.timeBudget)
+    }
+
+    private static func sleep(_ duration: Duration) {
+        var remaining = timespec(tv_sec: Int(duration.components.seconds), tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
+        var unslept = timespec()
+        while nanosleep(&remaining, &unslept) != 0 && errno == EINTR {
+            remaining = unslept
+        }
+    }
+}
+
+/// What SES acknowledged for one sent email.
+public struct SESReceipt: Sendable, Equatable {
+    /// SES's id for the message, when its answer carried one.
+    public let messageID: String?
+    /// 1, or 2 when the first attempt was throttled or failed on SES's side.
+    public let attempts: Int
+}

@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+import AWSSigV4
+
+/// Everything ``SESCodeDelivery`` needs, read once from the environment at start-up.
+public struct SESConfiguration: Sendable, Equatable {
+    public var region: String
+    public var credentials: AWSCredentials
+    /// The sender, `address@domain` or `Name <address@domain>`; SES must have it (or its domain) verified.
+    public var fromAddress: String
+    public var configurationSetName: String?
+    public var endpoint: SESEndpoint
+    public var templates: CodeEmailTemplates
+    /// How long one delivery may take in all, retry included: it must end well inside Cognito's 5-second limit.
+    public var timeBudget: Duration
+    /// How long to wait for the TCP and TLS connection.
+    public var connectTimeout: Duration
+    /// The CA bundle for HTTPS; nil uses the one libcurl was built with.
+    public var caFile: String?
+
+    public static let defaultTimeBudget = Duration.milliseconds(defaultTimeBudgetMilliseconds)
+    public static let defaultConnectTimeout = Duration.milliseconds(defaultConnectTimeoutMilliseconds)
+    private static let defaultTimeBudgetMilliseconds = 3000
+    private static let defaultConnectTimeoutMilliseconds = 1000
+    /// The longest budget `SES_TIMEOUT_MS` accepts: Cognito abandons a trigger after 5 s, and Create has other work.
+    private static let maximumTimeBudgetMilliseconds = 4500
+    /// Where CA bundles live: Amazon Linux 2023 (Lambda's `provided.al2023`), then Debian and Ubuntu.
+    public static let knownCAFiles = ["/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/certs/ca-certificates.crt"]
+
+    public init(
+        region: String, credentials: AWSCredentials, fromAddress: String, configurationSetName: String? = nil,
+        endpoint: SESEndpoint? = nil, templates: CodeEmailTemplates = .defaults,
+        timeBudget: Duration = defaultTimeBudget, connectTimeout: Duration = defaultConnectTimeout,
+        caFile: String? = SESConfiguration.installedCAFile()
+    ) {
+        self.region = region
+        self.credentials = credentials
+        self.fromAddress = fromAddress
+        self.configurationSetName = configurationSetName
+        self.endpoint = endpoint ?? .regional(region)
+        self.templates = templates
+        self.timeBudget = timeBudget
+        self.connectTimeout = connectTimeout
+        self.caFile = caFile
+    }
+
+    /// Reads the `SES_*`, `EMAIL_*` and standard AWS variables; the first problem found is thrown, naming its
+    /// variable (never a secret's value).
+    public init(environment: [String: String]) throws(SESConfigurationError) {
+        func value(_ variable: String) -> String? {
+            environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        func milliseconds(_ variable: String, default fallback: Int, in range: ClosedRange<Int>) throws(SESConfigurationError) -> Int {
+            guard let text = value(variable) else { return fallback }
+            guard let count = Int(text), range.contains(count) else {
+                throw SESConfigurationError(
+                    variable: variable, problem: "is \"\(text)\"; expected whole milliseconds from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return count
+        }
+
+        guard let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") else {
+            throw SESConfigurationError(variable: "AWS_REGION", problem: "is not set (Lambda sets it; set it to run elsewhere)")
+        }
+        guard region.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else {
+            throw SESConfigurationError(variable: "AWS_REGION", problem: "is \"\(region)\", not a region name such as eu-west-1")
+        }
+        let credentials: AWSCredentials
+        do {
+            credentials = try AWSCredentials(environment: environment)
+        } catch {
+            throw SESConfigurationError(variable: error.variable, problem: error.problem)
+        }
+        guard let from = value("SES_FROM_ADDRESS") else {
+            throw SESConfigurationError(variable: "SES_FROM_ADDRESS", problem: "is not set: name the verified sender of code emails")
+        }
+        guard from.contains("@"), !from.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw SESConfigurationError(variable: "SES_FROM_ADDRESS", problem: "is \"\(from)\", not an email address")
+        }
+        var endpoint = SESEndpoint.regional(region)
+        if let text = value("SES_ENDPOINT") {
+            guard let parsed = SESEndpoint(url: text) else {
+                throw SESConfigurationError(
+                    variable: "SES_ENDPOINT", problem: "is \"\(text)\"; expected http(s)://host[:port] with no path")
+            }
+            endpoint = parsed
+        }
+        let defaults = CodeEmailTemplates.defaults
+        let templates = CodeEmailTemplates(
+            subject: value("EMAIL_SUBJECT") ?? defaults.subject,
+            text: value("EMAIL_TEXT_TEMPLATE") ?? defaults.text,
+            html: value("EMAIL_HTML_TEMPLATE") ?? defaults.html)
+        for (variable, template) in [("EMAIL_TEXT_TEMPLATE", templates.text), ("EMAIL_HTML_TEMPLATE", templates.html)]
+        where !template.contains("{code}") {
+            throw SESConfigurationError(variable: variable, problem: "has no {code} placeholder, so the email would not carry the code")
+        }
+        let budget = try milliseconds(
+            "SES_TIMEOUT_MS", default: Self.defaultTimeBudgetMilliseconds, in: 100...Self.maximumTimeBudgetMilliseconds)
+        let connectTimeout = try milliseconds(
+            "SES_CONNECT_TIMEOUT_MS", default: min(Self.defaultConnectTimeoutMilliseconds, budget), in: 50...budget)
+        var caFile = Self.installedCAFile()
+        if let path = value("SES_CA_FILE") {
+            guard access(path, R_OK) == 0 else {
+                throw SESConfigurationError(variable: "SES_CA_FILE", problem: "is \"\(path)\", which is not a readable file")
+            }
+            caFile = path
+        }
+        self.init(
+            region: region, credentials: credentials, fromAddress: from, configurationSetName: value("SES_CONFIGURATION_SET"),
+            endpoint: endpoint, templates: templates, timeBudget: .milliseconds(budget), connectTimeout: .milliseconds(connectTimeout),
+            caFile: caFile)
+    }
+
+    /// The first readable file of ``knownCAFiles``, or nil.
+    public static func installedCAFile() -> String? {
+        knownCAFiles.first { access($0, R_OK) == 0 }
+    }
+}
+
+/// Where SES requests go: the regional endpoint, or a local server that speaks the SES v2 API.
+public struct SESEndpoint: Sendable, Equatable {
+    /// `scheme://authority`, without a trailing slash.
+    public let baseURL: String
+    /// The authority: host, and `:port` when one was given; the value of the `Host` header.
+    public let host: String
+
+    /// `https://email.<region>.amazonaws.com`.
+    public static func regional(_ region: String) -> SESEndpoint {
+        SESEndpoint(url: "https://email.\(region).amazonaws.com")!
+    }
+
+    /// Parses `http://host[:port]` or `https://host[:port]`, with an optional trailing slash; nil for anything else.
+    public init?(url: String) {
+        let lowered = url.lowercased()
+        guard let scheme = ["https://", "http://"].first(where: { lowered.hasPrefix($0) }) else { return nil }
+        var authority = url.dropFirst(scheme.count)
+        if authority.hasSuffix("/") { authority = authority.dropLast() }
+        guard !authority.isEmpty, !authority.contains(where: { "/?#@ ".contains($0) || $0.isNewline }) else { return nil }
+        host = String(authority)
+        baseURL = scheme + host
+    }
+}
+
+/// A configuration variable is missing or malformed.
+public struct SESConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let variable: String
+    public let problem: String
+
+    public init(variable: String, problem: String) {
+        self.variable = variable
+        self.problem = problem
+    }
+
+    public var description: String { "SES configuration: \(variable) \(problem)" }
+}

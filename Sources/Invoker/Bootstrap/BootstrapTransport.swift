@@ -1,0 +1,238 @@
+import Foundation
+import LosslessJSON
+import RuntimeAPIEmulator
+
+/// How to run a bootstrap the way Lambda would.
+public struct BootstrapSettings: Sendable {
+    /// The executable, e.g. `.build/debug/bootstrap`.
+    public var path: String
+    /// The function's environment (the triggers' configuration and anything else); Lambda's own variables are added.
+    public var environment: [String: String]
+    /// How long one invocation may take; Cognito allows 5 seconds.
+    public var timeout: Duration
+    /// How long the bootstrap may take to ask for its first event; Lambda allows 10 seconds of init.
+    public var initTimeout: Duration
+    /// `AWS_LAMBDA_FUNCTION_MEMORY_SIZE` and the REPORT line's Memory Size.
+    public var memorySizeMB: Int
+    public var function: FunctionIdentity
+
+    public init(
+        path: String, environment: [String: String], timeout: Duration = .seconds(5), initTimeout: Duration = .seconds(10),
+        memorySizeMB: Int = 128, function: FunctionIdentity = FunctionIdentity(name: LocalDefaults.functionName)
+    ) {
+        self.path = path
+        self.environment = environment
+        self.timeout = timeout
+        self.initTimeout = initTimeout
+        self.memorySizeMB = memorySizeMB
+        self.function = function
+    }
+}
+
+/// Runs the function in a real bootstrap process against an embedded Runtime API emulator: the bootstrap is started
+/// on first use (and again after it dies or is killed for a timeout), each invocation gets a deadline, an ARN and a
+/// trace id, and ends with Lambda's REPORT figures. Invocations run one at a time; concurrent callers wait in order.
+public actor BootstrapTransport: TriggerTransport {
+    public nonisolated let label: String
+    private let settings: BootstrapSettings
+    private let emulator: RuntimeAPIEmulator
+    private var address: String?
+    private var process: ChildProcess?
+    /// The init duration of a fresh process, reported with its first invocation.
+    private var pendingInitDuration: Duration?
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    public init(settings: BootstrapSettings) {
+        self.settings = settings
+        emulator = RuntimeAPIEmulator(function: settings.function)
+        label = "bootstrap \(settings.path)"
+    }
+
+    public func invoke(_ event: [UInt8]) async throws(InvokerError) -> Invocation {
+        await acquire()
+        defer { release() }
+        let process = try await running()
+        let initDuration = pendingInitDuration
+        pendingInitDuration = nil
+        let start = ContinuousClock.now
+
+        enum Race: Sendable {
+            case answered(InvocationResult)
+            case exited(ProcessTermination?)
+        }
+        let emulator = self.emulator
+        let timeout = settings.timeout
+        // Whichever comes first ends the invocation; the other is cancelled (an unanswered invocation then ends as
+        // abandoned, which still names its request id).
+        let (first, abandonedId) = await withTaskGroup(of: Race.self) { group in
+            group.addTask { .answered(await emulator.invoke(event, timeout: timeout)) }
+            group.addTask { .exited(await process.terminated()) }
+            let first = await group.next()!
+            group.cancelAll()
+            var abandonedId: String?
+            for await case .answered(let late) in group { abandonedId = late.requestID }
+            return (first, abandonedId)
+        }
+
+        let requestId: String
+        let outcome: FunctionOutcome
+        var duration = start.duration(to: .now)
+        switch first {
+        case .answered(let result):
+            requestId = result.requestID
+            duration = result.runtimeDuration ?? duration
+            switch result.outcome {
+            case .response(let bytes):
+                outcome = .response(bytes)
+            case .functionError(let reported):
+                outcome = Self.functionError(reported)
+            case .timedOut:
+                // Lambda ends the sandbox: the next invocation starts a fresh process.
+                await stop(process)
+                duration = timeout
+                outcome = .timedOut(seconds: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+            case .abandoned:
+                throw .bootstrapCrashed("the local Runtime API shut down during the invocation")
+            }
+        case .exited(let termination):
+            self.process = nil
+            requestId = abandonedId ?? "unknown"
+            outcome = .runtimeExited(termination?.description ?? "unknown status")
+        }
+        let report = ExecutionReport(
+            requestId: requestId, duration: duration, initDuration: initDuration, memorySizeMB: settings.memorySizeMB,
+            maxMemoryUsedMB: process.peakMemoryMiB)
+        return Invocation(requestId: requestId, outcome: outcome, duration: duration, report: report)
+    }
+
+    public func shutdown() async {
+        if let process { await stop(process) }
+        if address != nil { try? await emulator.shutdown() }
+        address = nil
+    }
+
+    // MARK: The process
+
+    /// The running bootstrap, started (or restarted) when there is none.
+    private func running() async throws(InvokerError) -> ChildProcess {
+        if let process, process.termination == nil { return process }
+        process = nil
+        let address: String
+        if let known = self.address {
+            address = known
+            emulator.expectNewRuntime()
+        } else {
+            do {
+                address = try await emulator.start()
+            } catch {
+                throw .bootstrapDidNotStart("the local Runtime API could not listen on 127.0.0.1: \(error)")
+            }
+            self.address = address
+        }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(settings.path, environment: lambdaEnvironment(runtimeAPI: address))
+        } catch {
+            throw .bootstrapDidNotStart(error.description)
+        }
+
+        enum Start: Sendable {
+            case started(RuntimeStart)
+            case exited(ProcessTermination?)
+            case tooSlow
+        }
+        let emulator = self.emulator
+        let initTimeout = settings.initTimeout
+        let start = await withTaskGroup(of: Start?.self) { group in
+            group.addTask { (try? await emulator.runtimeStart()).map(Start.started) }
+            group.addTask { .exited(await child.terminated()) }
+            group.addTask {
+                guard (try? await Task.sleep(for: initTimeout)) != nil else { return nil }
+                return .tooSlow
+            }
+            var first: Start?
+            while first == nil, let next = await group.next() { first = next }
+            group.cancelAll()
+            return first
+        }
+        switch start {
+        case .started(.ready(let instant))?:
+            pendingInitDuration = child.startedAt.duration(to: instant)
+            process = child
+            return child
+        case .started(.initFailed(let reported))?:
+            await stop(child)
+            let error = Self.functionError(reported)
+            throw .bootstrapDidNotStart("it reported an init error: \(error)")
+        case .exited(let termination)?:
+            throw .bootstrapDidNotStart("it exited (\(termination?.description ?? "unknown status")) before asking for an event")
+        case .tooSlow?, nil:
+            await stop(child)
+            throw .bootstrapDidNotStart("it did not ask for an event within \(initTimeout) (init timeout)")
+        }
+    }
+
+    private func stop(_ child: ChildProcess) async {
+        child.kill()
+        _ = await child.terminated()
+        if process === child { process = nil }
+    }
+
+    /// The variables Lambda sets for a `provided.al2023` function, over the function's own.
+    private func lambdaEnvironment(runtimeAPI: String) -> [String: String] {
+        let function = settings.function
+        let taskRoot = URL(fileURLWithPath: settings.path).deletingLastPathComponent().path
+        return settings.environment.merging([
+            "AWS_LAMBDA_RUNTIME_API": runtimeAPI,
+            "AWS_LAMBDA_FUNCTION_NAME": function.name,
+            "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+            "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": String(settings.memorySizeMB),
+            "AWS_LAMBDA_LOG_GROUP_NAME": "/aws/lambda/\(function.name)",
+            "AWS_LAMBDA_LOG_STREAM_NAME": "local/[$LATEST]cognito-local",
+            "AWS_REGION": function.region,
+            "AWS_DEFAULT_REGION": function.region,
+            "_HANDLER": "bootstrap",
+            "LAMBDA_TASK_ROOT": taskRoot,
+            "LAMBDA_RUNTIME_DIR": taskRoot,
+            "TZ": ":UTC",
+        ]) { _, lambda in lambda }
+    }
+
+    /// An error as the runtime reported it: type and message from its body, the header's type as a fallback.
+    private static func functionError(_ reported: ReportedError) -> FunctionOutcome {
+        let body = (try? JSONValue(parsing: reported.body))?.objectValue
+        let type = body?["errorType"]?.stringValue ?? reported.errorType
+        let message = body?["errorMessage"]?.stringValue ?? String(decoding: reported.body, as: UTF8.self)
+        return .functionError(type: type, message: message)
+    }
+
+    // MARK: One at a time
+
+    private func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
+extension FunctionOutcome: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .response(let bytes): "response of \(bytes.count) bytes"
+        case .functionError(let type, let message): "\(type): \(message)"
+        case .timedOut(let seconds): "Task timed out after \(LambdaFormat.seconds(seconds)) seconds"
+        case .runtimeExited(let status): "Runtime exited with error: \(status)"
+        }
+    }
+}

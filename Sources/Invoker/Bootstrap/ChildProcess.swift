@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// How a child process ended, in the words Lambda uses: `exit status 1`, `signal: killed`.
+public struct ProcessTermination: Sendable, Equatable, CustomStringConvertible {
+    public let exitCode: Int32?
+    public let signal: Int32?
+    /// Peak resident memory over the process's life, in KiB (from `wait4`'s rusage).
+    public let peakResidentKiB: Int
+
+    public var description: String {
+        if let signal { return "signal: \(String(cString: strsignal(signal)).lowercased())" }
+        return "exit status \(exitCode ?? -1)"
+    }
+}
+
+/// A process started with `posix_spawn` in its own process group, reaped by a dedicated thread with `wait4`.
+///
+/// Its standard output goes to this process's standard error, its standard error stays shared and its standard input
+/// is /dev/null: its logs appear as they would in Lambda, out of the way of the response on standard output.
+public final class ChildProcess: Sendable {
+    public let pid: pid_t
+    public let startedAt: ContinuousClock.Instant
+    private let state = Mutex(State())
+
+    private struct State {
+        var termination: ProcessTermination?
+        var waiters: [UInt64: CheckedContinuation<ProcessTermination?, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    /// Starts `path` with `environment`. Throws a reason a person can act on when it cannot be started.
+    public static func spawn(_ path: String, arguments: [String] = [], environment: [String: String]) throws(ChildProcessError) -> ChildProcess {
+        guard access(path, F_OK) == 0 else { throw ChildProcessError(path: path, reason: "no such file") }
+        guard access(path, X_OK) == 0 else { throw ChildProcessError(path: path, reason: "not executable (chmod +x?)") }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGTERM)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard status == 0 else { throw ChildProcessError(path: path, reason: String(cString: strerror(status))) }
+        let child = ChildProcess(pid: pid)
+        child.reapWhenDone()
+        return child
+    }
+
+    private init(pid: pid_t) {
+        self.pid = pid
+        startedAt = .now
+    }
+
+    /// The termination, once the process has ended.
+    public var termination: ProcessTermination? { state.withLock { $0.termination } }
+
+    /// Waits for the process to end; nil when the waiting task is cancelled first.
+    public func terminated() async -> ProcessTermination? {
+        let id = state.withLock { state -> UInt64 in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { state -> ProcessTermination?? in
+                    if let termination = state.termination { return .some(termination) }
+                    if Task.isCancelled { return .some(nil) }
+                    state.waiters[id] = continuation
+                    return .none
+                }
+                if let done { continuation.resume(returning: done) }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: nil)
+        }
+    }
+
+    /// Kills the process and everything it started (its process group) at once, as Lambda ends a sandbox.
+    public func kill() {
+        guard termination == nil else { return }
+        killProcessGroup(pid)
+    }
+
+    /// The process's peak resident memory so far in MiB, as the kernel counts it (`VmHWM` while it runs, rusage
+    /// once it has ended); nil where neither is available.
+    public var peakMemoryMiB: Int? {
+        if let termination { return Self.mebibytes(kibibytes: termination.peakResidentKiB) }
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kibibytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return termination.map { Self.mebibytes(kibibytes: $0.peakResidentKiB) } }
+        return Self.mebibytes(kibibytes: kibibytes)
+    }
+
+    private static func mebibytes(kibibytes: Int) -> Int { max(1, (kibibytes + 512) / 1024) }
+
+    private func reapWhenDone() {
+        let thread = Thread { [self] in
+            var status: Int32 = 0
+            var usage = rusage()
+            while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+            let signalled = status & 0x7f != 0 && status & 0x7f != 0x7f
+            let termination = ProcessTermination(
+                exitCode: signalled ? nil : (status >> 8) & 0xff, signal: signalled ? status & 0x7f : nil,
+                peakResidentKiB: Int(usage.ru_maxrss))
+            let waiters = state.withLock { state in
+                state.termination = termination
+                defer { state.waiters = [:] }
+                return Array(state.waiters.values)
+            }
+            waiters.forEach { $0.resume(returning: termination) }
+        }
+        thread.name = "reap \(pid)"
+        thread.start()
+    }
+}
+
+/// A process that could not be started.
+public struct ChildProcessError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// SIGKILL to every process in the group `pid` leads.
+private func killProcessGroup(_ pid: pid_t) {
+    _ = kill(-pid, SIGKILL)
+}

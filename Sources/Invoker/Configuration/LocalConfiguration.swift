@@ -1,0 +1,87 @@
+import ChallengeFlows
+import CognitoTriggers
+import EmailDelivery
+import Foundation
+import LosslessJSON
+
+/// The configuration a local run uses, layered (later wins): the embedded ``LocalDefaults``, the process
+/// environment, an env file, then command-line flags.
+public struct LocalConfiguration: Sendable {
+    /// Every variable the function sees: what the triggers read, plus the rest of the process environment (a
+    /// bootstrap child gets all of it).
+    public let environment: [String: String]
+    /// The triggers' configuration, already validated.
+    public let triggers: TriggerConfiguration
+
+    public var flow: SignInFlow { triggers.flow }
+
+    /// The outbox file codes are delivered to; nil when they go out by email (`CODE_DELIVERY=ses`).
+    public var outboxPath: String? {
+        switch triggers.delivery {
+        case .outbox(let path): path
+        case .ses: nil
+        }
+    }
+
+    /// The CAPTCHA images and answers in force (the configured catalog, or the embedded one).
+    public var captchas: [CaptchaEntry] { triggers.captchas }
+
+    /// - Parameters:
+    ///   - processEnvironment: the caller's environment.
+    ///   - environmentFile: the path of a `KEY=VALUE` file, if one was given.
+    ///   - overrides: variables set by flags.
+    public init(
+        processEnvironment: [String: String], environmentFile: String? = nil, overrides: [String: String] = [:]
+    ) throws(InvokerError) {
+        var environment = LocalDefaults.environment.merging(processEnvironment) { _, process in process }
+        if let environmentFile {
+            environment.merge(try Self.read(environmentFile)) { _, file in file }
+        }
+        environment.merge(overrides) { _, flag in flag }
+        if (environment["CAPTCHA_CATALOG"] ?? "").isEmpty {
+            environment["CAPTCHA_CATALOG"] = try Self.embeddedCatalogPath()
+        }
+        do {
+            triggers = try TriggerConfiguration(environment: environment)
+            _ = try triggers.makeEngine()
+        } catch {
+            throw .invalidConfiguration(error.description)
+        }
+        self.environment = environment
+    }
+
+    /// The configuration of the caller's own process, an env file and flags.
+    public static func current(environmentFile: String? = nil, overrides: [String: String] = [:]) throws(InvokerError) -> Self {
+        try LocalConfiguration(
+            processEnvironment: ProcessInfo.processInfo.environment, environmentFile: environmentFile,
+            overrides: overrides)
+    }
+
+    private static func read(_ path: String) throws(InvokerError) -> [String: String] {
+        let bytes: [UInt8]
+        do {
+            bytes = try LocalFile.contents(of: path)
+        } catch {
+            throw .invalidConfiguration("env file: \(error)")
+        }
+        do {
+            return try EnvironmentFile.parse(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw .invalidConfiguration("env file \(path), \(error)")
+        }
+    }
+
+    /// Writes the embedded catalog to a temporary file (the triggers read catalogs from files) and returns its path.
+    private static func embeddedCatalogPath() throws(InvokerError) -> String {
+        let catalog = JSONValue.array(LocalDefaults.captchas.map {
+            ["imageURL": .string($0.imageURL), "answer": .string($0.answer)]
+        })
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cognito-local-captcha-catalog.json")
+        do {
+            try Data(catalog.serialized(.pretty)).write(to: file, options: .atomic)
+        } catch {
+            throw .invalidConfiguration("cannot write the embedded CAPTCHA catalog to \(file.path): \(error.localizedDescription)")
+        }
+        return file.path
+    }
+}

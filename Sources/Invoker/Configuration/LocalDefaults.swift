@@ -1,0 +1,31 @@
+import ChallengeFlows
+
+/// What `cognito-local` uses when nothing else is configured: enough to run every flow on a laptop with no AWS
+/// account and no setup.
+public enum LocalDefaults {
+    /// A development-only key for the answer hashes. It is public (it is in this source file), so a deployment
+    /// that used it would let anyone forge answers: the deploy tooling must never accept it.
+    public static let codeHashSecret = "local-development-secret-do-not-deploy-0001"
+    public static let flow = "email-code"
+
+    public static let userName = "jane"
+    public static let email = "jane.doe@example.com"
+    public static let password = "Correct-Horse-9"
+    public static let userPoolId = "us-east-1_EXAMPLE"
+    public static let region = "us-east-1"
+    public static let clientId = "3example0client0id0abc123"
+    public static let functionName = "cognito-challenge-triggers"
+
+    /// The CAPTCHA images of Deploy/captcha-catalog.json, so that CAPTCHA flows work without a catalog file.
+    public static let captchas: [CaptchaEntry] = ["w7xq4", "k3m9p", "r8t2v", "h5d6n"].map {
+        CaptchaEntry(imageURL: "https://captcha.example.com/images/\($0).png", answer: $0)
+    }
+
+    /// The configuration variables the triggers read, with their local values. `CAPTCHA_CATALOG` is added by
+    /// ``LocalConfiguration`` (it needs a file).
+    static let environment: [String: String] = [
+        "CHALLENGE_FLOW": flow,
+        "CODE_HASH_SECRET": codeHashSecret,
+        "CODE_DELIVERY": "outbox",
+    ]
+}

@@ -1,0 +1,169 @@
+import ChallengeFlows
+import CognitoEvents
+import LosslessJSON
+import Synchronization
+
+/// Builds a realistic event for any trigger at any point of a flow. Earlier custom challenges in the session are
+/// issued for real by the configured triggers (in this process, codes captured rather than delivered), so the
+/// metadata and private parameters are the ones a deployment with the same `CODE_HASH_SECRET` would accept.
+public final class EventGenerator {
+    public enum Trigger: String, Sendable, CaseIterable {
+        case define, create, verify
+    }
+
+    /// Where in the flow the event sits.
+    public enum Step: Sendable, Equatable {
+        /// After SRP_A, before the password (flows starting with srp).
+        case password
+        /// The n-th custom challenge (1-based) is due; earlier ones were answered right.
+        case custom(Int)
+        /// Every challenge was answered right.
+        case done
+
+        /// Reads `password`, a step number, or `done`.
+        public init?(parsing text: String) {
+            switch text {
+            case "password": self = .password
+            case "done": self = .done
+            default:
+                guard let number = Int(text), number >= 1 else { return nil }
+                self = .custom(number)
+            }
+        }
+    }
+
+    /// One entry of an explicit session.
+    public enum SessionToken: Sendable, Equatable {
+        case srp
+        case password(correct: Bool)
+        /// A custom challenge of the flow, issued for real, answered right or wrong.
+        case custom(correct: Bool)
+        /// Any other challenge, with null metadata.
+        case other(ChallengeName, result: Bool)
+
+        /// Reads `srp`, `password`, `password:false`, `right`, `wrong`, or `NAME[:true|false]`.
+        public init?(parsing text: String) {
+            let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+            guard let name = parts.first, !name.isEmpty else { return nil }
+            let result: Bool
+            switch parts.count > 1 ? parts[1].lowercased() : "true" {
+            case "true": result = true
+            case "false": result = false
+            default: return nil
+            }
+            switch name.lowercased() {
+            case "srp", "srp_a": self = .srp
+            case "password", "password_verifier": self = .password(correct: result)
+            case "right": self = .custom(correct: true)
+            case "wrong": self = .custom(correct: false)
+            default: self = .other(ChallengeName(rawValue: name), result: result)
+            }
+        }
+    }
+
+    /// A generated event and, for Verify, the answer that would be right.
+    public struct Generated: Sendable {
+        public let event: JSONValue
+        public let rightAnswer: String?
+
+        /// The event as JSON text, indented unless `compact`.
+        public func text(compact: Bool) -> String { event.text(compact ? .compact : .pretty) }
+    }
+
+    private let transport: InProcessTransport
+    private let codes = CapturedCodes()
+    private let configuration: LocalConfiguration
+    private let identity: EventIdentity
+
+    public init(configuration: LocalConfiguration, identity: EventIdentity) throws(InvokerError) {
+        self.configuration = configuration
+        self.identity = identity
+        transport = try InProcessTransport(configuration: configuration, delivery: codes)
+    }
+
+    /// The session that leads to `step` after `wrongAnswers` wrong answers to it.
+    public func tokens(for step: Step, wrongAnswers: Int) throws(InvokerError) -> [SessionToken] {
+        let flow = configuration.flow
+        let start: [SessionToken] = flow.startsWithPassword ? [.srp, .password(correct: true)] : []
+        switch step {
+        case .password:
+            guard flow.startsWithPassword else { throw .usage("--step password needs a flow that starts with srp (this one is \(flow))") }
+            return [.srp]
+        case .custom(let number):
+            guard number <= flow.steps.count else {
+                throw .usage("--step \(number): the flow \(flow) has \(flow.steps.count) custom step(s); use 1…\(flow.steps.count) or done")
+            }
+            return start + Array(repeating: .custom(correct: true), count: number - 1)
+                + Array(repeating: .custom(correct: false), count: wrongAnswers)
+        case .done:
+            return start + Array(repeating: .custom(correct: true), count: flow.steps.count)
+        }
+    }
+
+    /// The event for `trigger` after the session `tokens` describe; `answer` is Verify's `challengeAnswer`
+    /// (default: the right one).
+    public func generate(_ trigger: Trigger, session tokens: [SessionToken], answer: String? = nil) async throws(InvokerError) -> Generated {
+        var session: [SessionEntry] = []
+        for token in tokens {
+            switch token {
+            case .srp: session.append(SessionEntry(challengeName: .srpA, challengeResult: true))
+            case .password(let correct): session.append(SessionEntry(challengeName: .passwordVerifier, challengeResult: correct))
+            case .custom(let correct):
+                let issued = try await create(session)
+                session.append(SessionEntry(
+                    challengeName: .customChallenge, challengeResult: correct, challengeMetadata: issued.response.challengeMetadata))
+            case .other(let name, let result): session.append(SessionEntry(challengeName: name, challengeResult: result))
+            }
+        }
+        switch trigger {
+        case .define:
+            return Generated(event: EventFactory.define(identity, session: session), rightAnswer: nil)
+        case .create:
+            return Generated(event: EventFactory.create(identity, session: session), rightAnswer: nil)
+        case .verify:
+            let issued = try await create(session)
+            let right = rightAnswer(to: issued.response.publicChallengeParameters ?? [:])
+            let event = EventFactory.verify(
+                identity, privateChallengeParameters: issued.response.privateChallengeParameters ?? [:],
+                answer: answer ?? right ?? "000000")
+            return Generated(event: event, rightAnswer: right)
+        }
+    }
+
+    /// Runs Create for the session, as Cognito would after Define named CUSTOM_CHALLENGE.
+    private func create(_ session: [SessionEntry]) async throws(InvokerError) -> CreateAuthChallengeEvent {
+        let invocation = await transport.invoke(EventFactory.create(identity, session: session).serialized())
+        switch invocation.outcome {
+        case .response(let bytes):
+            guard case .create(let event)? = try? AuthChallengeEvent(parsing: bytes) else {
+                throw .functionError(type: "InvalidLambdaResponseException", message: "Create's response is not a Create event")
+            }
+            return event
+        case .functionError(let type, let message):
+            throw .usage("no custom challenge can be issued after this session: Create answered \(type): \(message)")
+        case .timedOut, .runtimeExited:
+            preconditionFailure("an in-process invocation neither times out nor exits")
+        }
+    }
+
+    private func rightAnswer(to parameters: [String: String]) -> String? {
+        switch parameters["challenge"] {
+        case ChallengeKind.emailCode.rawValue?: codes.latest(for: identity.userName)
+        case ChallengeKind.captcha.rawValue?: configuration.captchas.first { $0.imageURL == parameters["captchaUrl"] }?.answer
+        default: nil
+        }
+    }
+}
+
+/// Keeps delivered codes in memory instead of sending them.
+final class CapturedCodes: CodeDelivery, Sendable {
+    private let messages = Mutex<[CodeMessage]>([])
+
+    func deliver(_ message: CodeMessage) throws {
+        messages.withLock { $0.append(message) }
+    }
+
+    func latest(for userName: String) -> String? {
+        messages.withLock { messages in messages.last { $0.userName == userName }?.code }
+    }
+}

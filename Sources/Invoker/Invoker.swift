@@ -1,1 +1,0 @@
-// Invoker: work in progress.

@@ -1,0 +1,28 @@
+import ArgumentParser
+import Invoker
+
+struct Invoke: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Invoke the triggers on one event file and print the response event.",
+        discussion: """
+            The response goes to standard output; the summary (and with --bootstrap, the bootstrap's logs and \
+            Lambda's REPORT line) to standard error.
+            """)
+
+    @Argument(help: ArgumentHelp("The event JSON file; - reads standard input.", valueName: "event.json"))
+    var event: String
+
+    @Flag(help: "Print compact JSON instead of indented.")
+    var raw = false
+
+    @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var transport: TransportOptions
+
+    func run() async throws {
+        try await reportingErrors { () async throws(InvokerError) in
+            try await using(transport.makeTransport(configuration.load())) { transport async throws(InvokerError) in
+                try await EventInvoker(transport: transport, console: configuration.console, raw: raw).invoke(path: event)
+            }
+        }
+    }
+}

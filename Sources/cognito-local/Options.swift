@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Invoker
+
+/// Where the triggers' configuration comes from, over the embedded development defaults.
+struct ConfigurationOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("A file of KEY=VALUE lines (# comments, quotes allowed).", valueName: "file"))
+    var envFile: String?
+
+    @Option(name: [.customShort("e"), .long], help: ArgumentHelp("Set one variable, e.g. -e MAX_ATTEMPTS=5 (repeatable).", valueName: "KEY=VALUE"))
+    var env: [String] = []
+
+    @Option(help: ArgumentHelp("The sign-in flow (CHALLENGE_FLOW): email-code, srp-email-code, captcha, captcha-email-code, or steps like srp+captcha+email-code.", valueName: "flow"))
+    var flow: String?
+
+    @Flag(name: .customLong("no-color"), help: "Never colour the output (also: NO_COLOR=1).")
+    var noColor = false
+
+    func validate() throws {
+        for assignment in env where !assignment.contains("=") {
+            throw ValidationError("-e expects KEY=VALUE, got \"\(assignment)\"")
+        }
+    }
+
+    /// The flags' variables, the last assignment winning.
+    var overrides: [String: String] {
+        var values: [String: String] = [:]
+        for assignment in env {
+            let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        if let flow { values["CHALLENGE_FLOW"] = flow }
+        return values
+    }
+
+    func load() throws(InvokerError) -> LocalConfiguration {
+        try LocalConfiguration.current(environmentFile: envFile, overrides: overrides)
+    }
+
+    var console: Console {
+        Console.standard(environment: ProcessInfo.processInfo.environment, colourDisabled: noColor)
+    }
+}
+
+/// Where the function runs: in this process, or in a built bootstrap behind a local Runtime API.
+struct TransportOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Run the function in this built bootstrap executable behind a local Runtime API (e.g. .build/debug/bootstrap).", valueName: "path"))
+    var bootstrap: String?
+
+    @Option(help: ArgumentHelp("Seconds one invocation may take before it is stopped (Cognito allows 5).", valueName: "seconds"))
+    var timeout: Double = 5
+
+    @Option(help: ArgumentHelp("The function's memory size in MB (AWS_LAMBDA_FUNCTION_MEMORY_SIZE).", valueName: "MB"))
+    var memory = 128
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 900 else { throw ValidationError("--timeout must be between 0 and 900 seconds") }
+        guard (128...10240).contains(memory) else { throw ValidationError("--memory must be between 128 and 10240 MB") }
+    }
+
+    /// The transport the options describe, for this configuration.
+    func makeTransport(_ configuration: LocalConfiguration) throws(InvokerError) -> any TriggerTransport {
+        guard let bootstrap else { return try InProcessTransport(configuration: configuration) }
+        return BootstrapTransport(settings: BootstrapSettings(
+            path: bootstrap, environment: configuration.environment, timeout: .milliseconds(Int64((timeout * 1000).rounded())),
+            memorySizeMB: memory))
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Synchronization
+import Invoker
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the Lambda Invoke API locally, as the Runtime Interface Emulator does.",
+        discussion: """
+            POST an event to http://HOST:PORT/2015-03-31/functions/function/invocations (curl, or aws lambda invoke \
+            --endpoint-url). Concurrent callers wait their turn; a bootstrap that dies is started again on the next \
+            invocation. Prints "Listening on http://HOST:PORT" when ready, one line per invocation on standard error, \
+            and stops on Ctrl-C or SIGTERM.
+            """)
+
+    @Option(help: ArgumentHelp("The address to listen on (only loopback is sensible).", valueName: "host"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
+    var port = 9000
+
+    @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var transport: TransportOptions
+
+    func run() async throws {
+        try await reportingErrors { () async throws(InvokerError) in
+            let console = configuration.console
+            try await using(transport.makeTransport(configuration.load())) { transport async throws(InvokerError) in
+                let endpoint = InvokeEndpoint(transport: transport) { invocation in
+                    var line = "\(invocation.requestId)  \(invocation.outcome)"
+                    if let summary = invocation.summary { line += " — \(summary)" }
+                    if let report = invocation.report { line += "\n" + report.line }
+                    console.diagnostics(line)
+                }
+                let address: String
+                do {
+                    address = try await endpoint.start(host: host, port: port)
+                } catch {
+                    throw .usage("cannot listen on \(host):\(port): \(error)")
+                }
+                console.output("Listening on http://\(address)")
+                console.diagnostics(
+                    "POST http://\(address)/2015-03-31/functions/function/invocations  (function: \(transport.label))")
+                await Self.waitForTermination()
+                console.diagnostics("stopping")
+                await endpoint.shutdown()
+            }
+        }
+    }
+
+    /// Returns when SIGINT or SIGTERM arrives.
+    private static func waitForTermination() async {
+        let signals = [SIGINT, SIGTERM]
+        for signal in signals { Foundation.signal(signal, SIG_IGN) }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let once = OnceFlag()
+            let sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+            for source in sources {
+                source.setEventHandler {
+                    guard once.claim() else { return }
+                    sources.forEach { $0.cancel() }
+                    done.resume()
+                }
+                source.resume()
+            }
+        }
+    }
+}
+
+/// True for the first caller of ``claim()`` only.
+private final class OnceFlag: Sendable {
+    private let claimed = Mutex(false)
+
+    func claim() -> Bool {
+        claimed.withLock { wasClaimed in defer { wasClaimed = true }; return !wasClaimed }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Invoker
+
+struct SignIn: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign-in",
+        abstract: "Walk a whole sign-in the way Cognito drives the triggers, with a transcript of every step.",
+        discussion: """
+            Interactive by default: asks for the code (shown as delivered to the local outbox) or the CAPTCHA text. \
+            With --answers the answers come from the list: @outbox is the code that was delivered, @captcha the \
+            CAPTCHA's answer from the catalog. Exit status 0 when tokens are issued, 1 when authentication fails.
+            """)
+
+    @Option(help: ArgumentHelp("Who signs in.", valueName: "name"))
+    var user = LocalDefaults.userName
+
+    @Option(help: ArgumentHelp("The password, for flows starting with srp (asked for when absent).", valueName: "password"))
+    var password: String?
+
+    @Option(help: ArgumentHelp("Answers in order, comma-separated, instead of asking: e.g. 000000,@outbox.", valueName: "a,b,…"))
+    var answers: String?
+
+    @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\"}] (default: jane / Correct-Horse-9).", valueName: "file"))
+    var users: String?
+
+    @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var transport: TransportOptions
+
+    func run() async throws {
+        let result = try await reportingErrors { () async throws(InvokerError) -> SignInResult in
+            let local = try configuration.load()
+            let table = try users.map(LocalUserTable.load(path:)) ?? .embedded
+            let console = configuration.console
+            let source: any AnswerSource = answers.map { ScriptedAnswers($0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) }
+                ?? PromptedAnswers(style: console.style)
+            let settings = SignInSettings(configuration: local, userName: user, password: password, users: table)
+            return try await using(transport.makeTransport(local)) { transport async throws(InvokerError) in
+                try await SignInDriver(transport: transport, settings: settings, answers: source, console: console).run()
+            }
+        }
+        if case .failed = result.outcome { throw ExitCode(CommandExitStatus.authenticationFailed.rawValue) }
+    }
+}

@@ -1,1 +1,0 @@
-print("cognito-local: work in progress")

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The figures as a table, then as ratios to the C floor beside the targets.
+struct Report {
+    let names: [String]
+    let summaries: [Summary]
+    let invocations: Int
+
+    /// A figure compared with the floor's; lower is better for all of them.
+    struct Target: Sendable {
+        let label: String
+        let value: @Sendable (Summary) -> Double
+        let limits: [String: Double]
+    }
+
+    static let targets = [
+        Target(label: "CPU per invocation", value: { $0.cpuPerInvocation.microseconds },
+               limits: ["echo-bootstrap": 1.2, "bootstrap": 2.5]),
+        Target(label: "warm p50", value: { $0.p50.microseconds }, limits: ["echo-bootstrap": 1.2]),
+        Target(label: "warm p99", value: { $0.p99.microseconds }, limits: [:]),
+        Target(label: "init", value: { $0.initTime.microseconds }, limits: ["echo-bootstrap": 1.2]),
+        Target(label: "init, cold cache", value: { $0.coldInitTime?.microseconds ?? .nan }, limits: [:]),
+        Target(label: "first invocation", value: { $0.firstInvocation.microseconds }, limits: [:]),
+        Target(label: "peak RSS", value: { Double($0.peakResidentKiB) }, limits: ["echo-bootstrap": 1.5, "bootstrap": 2.0]),
+        Target(label: "throughput (inverse)", value: { 1 / $0.throughput }, limits: [:]),
+    ]
+
+    var text: String {
+        var lines = ["", "medians; latencies are the Runtime API's view (event sent → answer received)", ""]
+        lines.append(row(["runtime", "init ms", "cold init ms", "first ms", "p50 µs", "p99 µs", "inv/s", "CPU µs/inv", "peak RSS MiB"], width: 13))
+        for (name, summary) in zip(names, summaries) {
+            lines.append(row([
+                name, fixed(summary.initTime.milliseconds, 2), summary.coldInitTime.map { fixed($0.milliseconds, 2) } ?? "—",
+                fixed(summary.firstInvocation.milliseconds, 2), fixed(summary.p50.microseconds, 0),
+                fixed(summary.p99.microseconds, 0), fixed(summary.throughput, 0),
+                fixed(summary.cpuPerInvocation.microseconds, 1), fixed(Double(summary.peakResidentKiB) / 1024, 1),
+            ], width: 13))
+        }
+        guard let floor = summaries.first else { return lines.joined(separator: "\n") }
+        lines += ["", "ratio to the C floor (target in brackets)", ""]
+        lines.append(row(["figure"] + names.dropFirst(), width: 24))
+        for target in Self.targets {
+            let base = target.value(floor)
+            guard base.isFinite, base > 0 else { continue }
+            let cells = zip(names, summaries).dropFirst().map { name, summary in
+                let ratio = target.value(summary) / base
+                guard let limit = target.limits[name] else { return fixed(ratio, 2) + "×" }
+                return fixed(ratio, 2) + "× [≤\(fixed(limit, 1))] " + (ratio <= limit ? "met" : "MISSED")
+            }
+            lines.append(row([target.label] + cells, width: 24))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func row(_ cells: [String], width: Int) -> String {
+        cells.enumerated().map { index, cell in
+            index == 0 ? cell.padding(toLength: 20, withPad: " ", startingAt: 0) : pad(cell, width)
+        }.joined(separator: " ")
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+
+    private func fixed(_ value: Double, _ digits: Int) -> String {
+        value.isFinite ? String(format: "%.\(digits)f", value) : "—"
+    }
+}

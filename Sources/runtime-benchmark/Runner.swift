@@ -1,0 +1,95 @@
+import Foundation
+import RuntimeAPIEmulator
+
+/// Runs one runtime against a fresh Runtime API emulator and measures it.
+struct Runner {
+    let invocations: Int
+
+    /// One full run: init, the first invocation, then `invocations` warm ones.
+    func measure(_ workload: Workload) async throws -> Measurement {
+        let (emulator, process, initTime) = try await start(workload)
+        defer { process.reap() }
+        let first = try await invoke(emulator, workload.firstEvent)
+        let events = try workload.warmEvents(first.body)
+        let cpuBefore = process.cpuTime()
+        let started = ContinuousClock.now
+        var latencies: [Duration] = []
+        latencies.reserveCapacity(invocations)
+        for index in 0..<invocations {
+            latencies.append(try await invoke(emulator, events[index % events.count]).turnaround)
+        }
+        let elapsed = started.duration(to: .now)
+        let cpu = process.cpuTime() - cpuBefore
+        let peak = process.peakResidentKiB()
+        try await emulator.shutdown()
+        return Measurement(
+            initTime: initTime, firstInvocation: first.turnaround, latencies: latencies,
+            cpuPerInvocation: cpu / invocations, throughput: Double(invocations) / elapsed.seconds,
+            peakResidentKiB: peak)
+    }
+
+    /// Init alone, after dropping the page cache (root only): every file the runtime maps is read from disk.
+    func measureColdInit(_ workload: Workload) async throws -> Duration {
+        let (emulator, process, initTime) = try await start(workload, dropCaches: true)
+        try await emulator.shutdown()
+        process.reap()
+        return initTime
+    }
+
+    private func start(_ workload: Workload, dropCaches: Bool = false) async throws
+        -> (RuntimeAPIEmulator, RuntimeProcess, Duration)
+    {
+        let emulator = RuntimeAPIEmulator()
+        let address = try await emulator.start()
+        if dropCaches { PageCache.drop() }
+        let process = try RuntimeProcess.spawn(
+            workload.path, environment: workload.environment.merging(["AWS_LAMBDA_RUNTIME_API": address]) { $1 })
+        guard case .ready(let ready) = try await emulator.runtimeStart() else {
+            throw BenchmarkError.runtimeFailed("\(workload.name) reported an init error")
+        }
+        return (emulator, process, process.startedAt.duration(to: ready))
+    }
+
+    private func invoke(_ emulator: RuntimeAPIEmulator, _ event: [UInt8]) async throws -> (body: [UInt8], turnaround: Duration) {
+        let result = await emulator.invoke(event, timeout: .seconds(5))
+        guard case .response(let body) = result.outcome, let turnaround = result.runtimeDuration else {
+            throw BenchmarkError.runtimeFailed("an invocation failed: \(result.outcome)")
+        }
+        return (body, turnaround)
+    }
+}
+
+/// Keeps the benchmark, its Runtime API server and the runtimes it starts on one core, as a 1-vCPU Lambda would:
+/// the benchmark runs itself again under `taskset`, so every thread and child process inherits the affinity.
+enum CPUAffinity {
+    static let marker = "RUNTIME_BENCHMARK_CPU"
+
+    /// The CPU everything runs on, after re-executing under `taskset -c CPU` if this process is not pinned yet.
+    static func pinProcess(to cpu: Int) -> Int {
+        if let pinned = getenv(marker).flatMap({ Int(String(cString: $0)) }) { return pinned }
+        setenv(marker, String(cpu), 1)
+        let arguments = ["taskset", "-c", String(cpu)] + CommandLine.arguments
+        let pointers = arguments.map { strdup($0) } + [nil]
+        execvp("taskset", pointers)
+        FileHandle.standardError.write(Data("runtime-benchmark: taskset is missing (apt-get install util-linux); not pinned\n".utf8))
+        return -1
+    }
+}
+
+/// `sync; echo 3 > /proc/sys/vm/drop_caches`.
+enum PageCache {
+    static var canDrop: Bool { getuid() == 0 && access("/proc/sys/vm/drop_caches", W_OK) == 0 }
+
+    static func drop() {
+        sync()
+        guard let file = fopen("/proc/sys/vm/drop_caches", "w") else { return }
+        fputs("3\n", file)
+        fclose(file)
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    var milliseconds: Double { seconds * 1000 }
+    var microseconds: Double { seconds * 1_000_000 }
+}

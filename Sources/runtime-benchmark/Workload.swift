@@ -1,0 +1,50 @@
+import EmailDelivery
+import Foundation
+import LosslessJSON
+import RuntimeAPIEmulator
+
+/// A runtime to measure and the events it answers.
+struct Workload {
+    let name: String
+    let path: String
+    let environment: [String: String]
+    /// The first event; its answer may shape the rest.
+    let firstEvent: [UInt8]
+    /// The warm events, sent in rotation, given the first event's response.
+    let warmEvents: ([UInt8]) throws -> [[UInt8]]
+
+    /// The C floor and the echo loop answer a ~1 KB Verify event with its own bytes.
+    static func echo(name: String, path: String, event: [UInt8]) -> Workload {
+        Workload(name: name, path: path, environment: [:], firstEvent: event, warmEvents: { _ in [event] })
+    }
+
+    /// The real bootstrap answers Define, Create (delivering to an outbox file) and Verify (with the code the first
+    /// Create sent) in rotation.
+    static func triggers(path: String, events: URL, outbox: String) throws -> Workload {
+        func load(_ name: String) throws -> JSONObject {
+            try JSONValue(parsing: Array(try Data(contentsOf: events.appendingPathComponent(name)))).objectValue ?? JSONObject()
+        }
+        let define = try load("email-code/01-define-start.json")
+        let create = try load("email-code/02-create-code.json")
+        let verifyTemplate = try load("email-code/03-verify-right-code.json")
+        return Workload(
+            name: "bootstrap", path: path,
+            environment: [
+                "CODE_HASH_SECRET": "runtime-benchmark-secret-0123456789abcdef", "OUTBOX_PATH": outbox,
+                "CHALLENGE_FLOW": "email-code",
+            ],
+            firstEvent: JSONValue.object(create).serialized(),
+            warmEvents: { created in
+                let response = try JSONValue(parsing: created).objectValue?["response"]?.objectValue
+                guard let code = try OutboxDelivery.messages(at: outbox).last?.code,
+                    let privateParameters = response?["privateChallengeParameters"]
+                else { throw BenchmarkError.runtimeFailed("the first Create delivered no code") }
+                var verify = verifyTemplate
+                var request = verify["request"]?.objectValue ?? JSONObject()
+                request["privateChallengeParameters"] = privateParameters
+                request["challengeAnswer"] = .string(code)
+                verify["request"] = .object(request)
+                return [define, create, verify].map { JSONValue.object($0).serialized() }
+            })
+    }
+}

@@ -1,0 +1,149 @@
+import EmailDelivery
+import Foundation
+import LosslessJSON
+import RuntimeAPIEmulator
+import Testing
+
+/// The real `bootstrap` executable, run as a child process against the Runtime API emulator on 127.0.0.1.
+@Suite struct BootstrapProcessTests {
+    static let secret = "bootstrap-process-test-secret-0123456789abcdef"
+
+    /// A fresh outbox path in the temporary directory.
+    static func outboxPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).jsonl").path
+    }
+
+    @Test func walksAnEmailCodeSignInAndLogsJSONWithoutTheCode() async throws {
+        let outbox = Self.outboxPath()
+        defer { try? FileManager.default.removeItem(atPath: outbox) }
+        let emulator = RuntimeAPIEmulator()
+        let address = try await emulator.start()
+        let bootstrap = try BootstrapProcess(
+            "bootstrap", runtimeAPI: address,
+            environment: [
+                "CHALLENGE_FLOW": "email-code", "CODE_HASH_SECRET": Self.secret, "OUTBOX_PATH": outbox,
+                "AWS_LAMBDA_LOG_FORMAT": "JSON",
+            ])
+
+        guard case .response(let defined) = try await invoke(emulator, try sampleEvent("email-code/01-define-start.json"))
+        else { Issue.record("Define failed"); return }
+        let define = try #require(try JSONValue(parsing: defined).objectValue)
+        #expect(member(define, "response", "challengeName") == "CUSTOM_CHALLENGE")
+
+        guard case .response(let created) = try await invoke(emulator, try sampleEvent("email-code/02-create-code.json"))
+        else { Issue.record("Create failed"); return }
+        let create = try #require(try JSONValue(parsing: created).objectValue)
+        #expect(member(create, "response", "publicChallengeParameters", "destination") == "j***@e***.com")
+        let sent = try OutboxDelivery.messages(at: outbox)
+        #expect(sent.count == 1)
+        let code = try #require(sent.first?.code)
+        #expect(sent.first?.recipient == "jane.doe@example.com")
+        #expect(!created.containsSubsequence(Array(code.utf8)))
+
+        #expect(try await answerCorrect(emulator, create: create, answer: code) == .bool(true))
+        #expect(try await answerCorrect(emulator, create: create, answer: wrongCode(for: code)) == .bool(false))
+
+        bootstrap.terminate()
+        #expect(try await bootstrap.exitStatus() == 0)
+        try await emulator.shutdown()
+        let log = bootstrap.standardError()
+        let lines = log.split(separator: "\n")
+        #expect(lines.count >= 4)
+        for line in lines {
+            let entry = try #require(try JSONValue(parsing: String(line)).objectValue, "not a JSON log line: \(line)")
+            #expect(entry["timestamp"]?.stringValue != nil && entry["level"]?.stringValue != nil)
+            #expect(entry["message"]?.stringValue != nil)
+        }
+        #expect(lines.filter { $0.contains("\"requestId\"") }.count >= 4)
+        #expect(!log.contains(code))
+        #expect(!log.contains(Self.secret))
+    }
+
+    @Test func reportsBadEventsAndServesTheNextOne() async throws {
+        let emulator = RuntimeAPIEmulator()
+        let address = try await emulator.start()
+        let bootstrap = try BootstrapProcess(
+            "bootstrap", runtimeAPI: address,
+            environment: ["CODE_HASH_SECRET": Self.secret, "OUTBOX_PATH": Self.outboxPath()])
+
+        guard case .functionError(let malformed) = try await invoke(emulator, Array("{\"version\": ".utf8)) else {
+            Issue.record("malformed JSON should be a function error"); return
+        }
+        #expect(malformed.errorType == "Runtime.UnmarshalError")
+        let unknown = try sampleEvent("invalid/unknown-trigger-source.json")
+        guard case .functionError(let unknownTrigger) = try await invoke(emulator, unknown) else {
+            Issue.record("an unknown trigger should be a function error"); return
+        }
+        #expect(unknownTrigger.errorType == "Function.UnknownTriggerSource")
+        let report = try #require(try JSONValue(parsing: unknownTrigger.body).objectValue)
+        #expect(report["errorType"] == "Function.UnknownTriggerSource")
+        #expect(report["errorMessage"]?.stringValue?.contains("triggerSource") == true)
+
+        guard case .response = try await invoke(emulator, try sampleEvent("email-code/01-define-start.json")) else {
+            Issue.record("the loop should serve the next event"); return
+        }
+        bootstrap.terminate()
+        #expect(try await bootstrap.exitStatus() == 0)
+        try await emulator.shutdown()
+    }
+
+    @Test func aBadConfigurationIsAnInitErrorAndExitStatus1() async throws {
+        let emulator = RuntimeAPIEmulator()
+        let address = try await emulator.start()
+        let bootstrap = try BootstrapProcess("bootstrap", runtimeAPI: address, environment: ["CODE_LENGTH": "6"])
+        #expect(try await bootstrap.exitStatus() == 1)
+        guard case .initFailed(let error) = try await emulator.runtimeStart() else {
+            Issue.record("the configuration error should reach init/error"); return
+        }
+        #expect(error.errorType == "Runtime.InvalidConfiguration")
+        #expect(String(decoding: error.body, as: UTF8.self).contains("CODE_HASH_SECRET"))
+        #expect(bootstrap.standardError().contains("CODE_HASH_SECRET"))
+        try await emulator.shutdown()
+    }
+
+    @Test func endsWithStatus1AndAClearMessageWhenTheRuntimeAPIIsDown() async throws {
+        let bootstrap = try BootstrapProcess(
+            "bootstrap", runtimeAPI: "127.0.0.1:1", environment: ["CODE_HASH_SECRET": Self.secret])
+        #expect(try await bootstrap.exitStatus() == 1)
+        #expect(bootstrap.standardError().contains("the Runtime API at 127.0.0.1:1 cannot be reached"))
+    }
+
+    @Test func sigtermWhileWaitingForAnInvocationExitsWithStatus0() async throws {
+        let emulator = RuntimeAPIEmulator()
+        let address = try await emulator.start()
+        let bootstrap = try BootstrapProcess(
+            "bootstrap", runtimeAPI: address, environment: ["CODE_HASH_SECRET": Self.secret])
+        guard case .ready = try await emulator.runtimeStart() else {
+            Issue.record("the bootstrap should ask for an invocation"); return
+        }
+        bootstrap.terminate()
+        #expect(try await bootstrap.exitStatus(within: .seconds(4)) == 0)
+        #expect(bootstrap.standardError().contains("SIGTERM"))
+        try await emulator.shutdown()
+    }
+}
+
+extension Array where Element == UInt8 {
+    func containsSubsequence(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, needle.count <= count else { return needle.isEmpty }
+        return (0...(count - needle.count)).contains { self[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+}
+
+/// SIGTERM during an invocation, with the echo loop whose `"slow"` event takes half a second.
+@Suite struct TerminationTests {
+    @Test func sigtermDuringAnInvocationAnswersItThenExitsWithStatus0() async throws {
+        let emulator = RuntimeAPIEmulator()
+        let address = try await emulator.start()
+        let echo = try BootstrapProcess("echo-bootstrap", runtimeAPI: address, environment: [:])
+        guard case .ready = try await emulator.runtimeStart() else {
+            Issue.record("the echo loop should ask for an invocation"); return
+        }
+        async let slow = invoke(emulator, Array("\"slow\"".utf8))
+        try await Task.sleep(for: .milliseconds(150))
+        echo.terminate()
+        #expect(try await slow == .response(Array("\"slow\"".utf8)))
+        #expect(try await echo.exitStatus() == 0)
+        try await emulator.shutdown()
+    }
+}

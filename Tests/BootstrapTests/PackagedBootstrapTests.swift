@@ -1,0 +1,64 @@
+import EmailDelivery
+import Foundation
+import LosslessJSON
+import RuntimeAPIEmulator
+import Testing
+
+/// The Lambda zip from `Deploy/package.sh`, unpacked into `<root>/var/task` of an otherwise empty directory and run
+/// with `chroot <root> /var/task/bootstrap`: nothing of this machine's file system is visible to it, as on
+/// provided.al2023. Runs when `DEPLOY_ZIP` names the zip (`.ci/test` sets it) and this process may chroot (root).
+@Suite struct PackagedBootstrapTests {
+    static let zip = ProcessInfo.processInfo.environment["DEPLOY_ZIP"] ?? ""
+    static let canRun = !zip.isEmpty && getuid() == 0
+
+    @Test(
+        "the packaged bootstrap answers Define, Create and Verify inside an empty chroot",
+        .enabled(if: canRun, "needs DEPLOY_ZIP=<zip from Deploy/package.sh> and root for chroot (.ci/test does both)"))
+    func answersDefineCreateVerifyInAChroot() async throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("chroot-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let root = parent.appendingPathComponent("root")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("var/task"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        let unzip = Process()
+        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        unzip.arguments = ["-q", Self.zip, "-d", root.appendingPathComponent("var/task").path]
+        try unzip.run()
+        unzip.waitUntilExit()
+        try #require(unzip.terminationStatus == 0, "cannot unzip \(Self.zip)")
+        let visible = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        #expect(visible == ["tmp", "var"], "the chroot holds nothing but the zip and an empty /tmp")
+
+        let emulator = RuntimeAPIEmulator()
+        let address = try await emulator.start()
+        let bootstrap = try BootstrapProcess(
+            path: "/usr/sbin/chroot", arguments: [root.path, "/var/task/bootstrap"], runtimeAPI: address,
+            environment: [
+                "CHALLENGE_FLOW": "captcha-email-code", "CODE_HASH_SECRET": BootstrapProcessTests.secret,
+                "OUTBOX_PATH": "/tmp/outbox.jsonl", "CAPTCHA_CATALOG": "/var/task/captcha-catalog.json",
+                "LAMBDA_TASK_ROOT": "/var/task",
+            ])
+        guard case .ready = try await emulator.runtimeStart() else {
+            Issue.record("the packaged bootstrap did not start: \(bootstrap.standardError())"); return
+        }
+
+        guard case .response(let defined) = try await invoke(emulator, try sampleEvent("email-code/01-define-start.json"))
+        else { Issue.record("Define failed"); return }
+        #expect(member(try #require(try JSONValue(parsing: defined).objectValue), "response", "challengeName") == "CUSTOM_CHALLENGE")
+
+        // The email-code step of captcha-email-code comes after a solved CAPTCHA: the sample event has that session.
+        guard case .response(let created) = try await invoke(emulator, try sampleEvent("captcha-email-code/04-create-code-after-captcha.json"))
+        else { Issue.record("Create failed: \(bootstrap.standardError())"); return }
+        let create = try #require(try JSONValue(parsing: created).objectValue)
+        let sent = try OutboxDelivery.messages(at: root.appendingPathComponent("tmp/outbox.jsonl").path)
+        let code = try #require(sent.first?.code, "no code in the chroot's /tmp/outbox.jsonl")
+
+        #expect(try await answerCorrect(emulator, create: create, answer: code) == .bool(true))
+        #expect(try await answerCorrect(emulator, create: create, answer: wrongCode(for: code)) == .bool(false))
+
+        bootstrap.terminate()
+        #expect(try await bootstrap.exitStatus() == 0)
+        try await emulator.shutdown()
+    }
+}

@@ -1,0 +1,159 @@
+import ChallengeFlows
+import CognitoEvents
+import Testing
+
+@Suite("Whole sign-ins through the engine, driven the way Cognito drives the triggers")
+struct FlowWalkTests {
+    private func walk(
+        _ flow: String, answers: [CognitoDriver.Answer], maxAttempts: Int = 3,
+        configure: (inout CognitoDriver) -> Void = { _ in }
+    ) throws -> (DefineDecision, CognitoDriver) {
+        var driver = CognitoDriver(engine: try Fixture.engine(flow, maxAttempts: maxAttempts))
+        configure(&driver)
+        let decision = try driver.signIn(answers: answers)
+        return (decision, driver)
+    }
+
+    private func transcript(_ driver: CognitoDriver) -> [String] { driver.steps.map(\.description) }
+
+    @Test("email code, right first time")
+    func emailCodeRight() throws {
+        let (decision, driver) = try walk("email-code", answers: [.right])
+        #expect(decision == .issueTokens)
+        #expect(transcript(driver) == [
+            "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE (sent)", "verify: answer correct",
+            "define: issue tokens",
+        ])
+        #expect(driver.sent.count == 1)
+        #expect(driver.sent.first?.recipient == Fixture.janeEmail)
+    }
+
+    @Test("email code, wrong then right: one code sent, the same code accepted later")
+    func emailCodeWrongThenRight() throws {
+        let (decision, driver) = try walk("email-code", answers: [.wrong, .wrong, .right])
+        #expect(decision == .issueTokens)
+        #expect(transcript(driver) == [
+            "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE (sent)", "verify: answer wrong",
+            "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE", "verify: answer wrong",
+            "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE", "verify: answer correct",
+            "define: issue tokens",
+        ])
+        #expect(driver.sent.count == 1)
+        #expect(driver.session.count == 3)
+    }
+
+    @Test("email code, too many wrong answers", arguments: [1, 3, 5])
+    func emailCodeTooManyWrong(maxAttempts: Int) throws {
+        let (decision, driver) = try walk(
+            "email-code", answers: Array(repeating: .wrong, count: maxAttempts), maxAttempts: maxAttempts)
+        #expect(decision == .fail(.tooManyWrongAnswers(.emailCode)))
+        #expect(driver.steps.filter { if case .verify(.wrong) = $0 { true } else { false } }.count == maxAttempts)
+        #expect(driver.sent.count == 1)
+    }
+
+    @Test("a code that expires between attempts is replaced and sent again")
+    func emailCodeExpiresBetweenAttempts() throws {
+        let (decision, driver) = try walk("email-code", answers: [.wrong, .right]) { $0.secondsPerCall = 100 }
+        #expect(decision == .issueTokens)
+        #expect(driver.sent.count == 2)
+        #expect(driver.sent[0].code != driver.sent[1].code)
+    }
+
+    @Test("right codes that arrive after expiry count as wrong answers; each retry gets a fresh code")
+    func emailCodeTooLate() throws {
+        let (decision, driver) = try walk("email-code", answers: [.right, .right, .right]) { $0.secondsPerCall = 200 }
+        #expect(decision == .fail(.tooManyWrongAnswers(.emailCode)))
+        #expect(driver.steps.filter { $0 == .verify(.expired) }.count == 3)
+        #expect(driver.sent.count == 3)
+    }
+
+    @Test("SRP then email code, right answers")
+    func srpEmailCodeRight() throws {
+        let (decision, driver) = try walk("srp-email-code", answers: [.right])
+        #expect(decision == .issueTokens)
+        #expect(transcript(driver) == [
+            "define: next challenge PASSWORD_VERIFIER", "cognito: password right",
+            "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE (sent)", "verify: answer correct",
+            "define: issue tokens",
+        ])
+        #expect(driver.session.map(\.challengeName) == [.srpA, .passwordVerifier, .customChallenge])
+    }
+
+    @Test("SRP then email code, wrong password: no code is sent")
+    func srpWrongPassword() throws {
+        let (decision, driver) = try walk("srp-email-code", answers: []) { $0.passwordIsRight = false }
+        #expect(decision == .fail(.wrongPassword))
+        #expect(driver.sent.isEmpty)
+    }
+
+    @Test("SRP then email code, wrong answers then right, and too many wrong")
+    func srpEmailCodeWrong() throws {
+        let (recovered, recoveredDriver) = try walk("srp-email-code", answers: [.wrong, .right])
+        #expect(recovered == .issueTokens)
+        #expect(recoveredDriver.sent.count == 1)
+        let (failed, _) = try walk("srp-email-code", answers: [.wrong, .wrong, .wrong])
+        #expect(failed == .fail(.tooManyWrongAnswers(.emailCode)))
+    }
+
+    @Test("CAPTCHA, right, wrong then right, and too many wrong")
+    func captcha() throws {
+        let (right, rightDriver) = try walk("captcha", answers: [.right])
+        #expect(right == .issueTokens)
+        #expect(transcript(rightDriver) == [
+            "define: next challenge CUSTOM_CHALLENGE", "create: CAPTCHA", "verify: answer correct", "define: issue tokens",
+        ])
+        #expect(rightDriver.sent.isEmpty)
+
+        let (recovered, _) = try walk("captcha", answers: [.wrong, .wrong, .right])
+        #expect(recovered == .issueTokens)
+        let (failed, _) = try walk("captcha", answers: [.wrong, .wrong, .wrong])
+        #expect(failed == .fail(.tooManyWrongAnswers(.captcha)))
+    }
+
+    @Test("CAPTCHA then email code: the code is sent only after the CAPTCHA is solved")
+    func captchaThenEmailCode() throws {
+        let (decision, driver) = try walk("captcha-email-code", answers: [.wrong, .right, .wrong, .right])
+        #expect(decision == .issueTokens)
+        #expect(transcript(driver) == [
+            "define: next challenge CUSTOM_CHALLENGE", "create: CAPTCHA", "verify: answer wrong",
+            "define: next challenge CUSTOM_CHALLENGE", "create: CAPTCHA", "verify: answer correct",
+            "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE (sent)", "verify: answer wrong",
+            "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE", "verify: answer correct",
+            "define: issue tokens",
+        ])
+        #expect(driver.sent.count == 1)
+    }
+
+    @Test("CAPTCHA then email code, too many wrong CAPTCHAs: no code is ever sent")
+    func captchaThenEmailCodeFailsEarly() throws {
+        let (decision, driver) = try walk("captcha-email-code", answers: [.wrong, .wrong, .wrong])
+        #expect(decision == .fail(.tooManyWrongAnswers(.captcha)))
+        #expect(driver.sent.isEmpty)
+    }
+
+    @Test("CAPTCHA then email code, too many wrong codes")
+    func captchaThenEmailCodeTooManyWrongCodes() throws {
+        let (decision, _) = try walk("captcha-email-code", answers: [.right, .wrong, .wrong, .wrong])
+        #expect(decision == .fail(.tooManyWrongAnswers(.emailCode)))
+    }
+
+    @Test("SRP, CAPTCHA and email code in one composition")
+    func srpCaptchaEmailCode() throws {
+        let (decision, driver) = try walk("srp+captcha+email-code", answers: [.right, .right])
+        #expect(decision == .issueTokens)
+        #expect(driver.session.map(\.challengeName) == [.srpA, .passwordVerifier, .customChallenge, .customChallenge])
+    }
+
+    @Test("an unknown user walks every step like a real one, is sent nothing, and never signs in", arguments: [
+        ("email-code", ChallengeKind.emailCode), ("srp-email-code", .emailCode), ("captcha-email-code", .captcha),
+    ])
+    func userNotFound(flow: String, failingStep: ChallengeKind) throws {
+        let (decision, driver) = try walk(flow, answers: [.right, .right, .right, .right]) {
+            $0.userNotFound = true
+            $0.user = UserIdentity(userPoolId: Fixture.jane.userPoolId, userName: "ghost")
+        }
+        #expect(decision == .fail(.tooManyWrongAnswers(failingStep)))
+        #expect(driver.sent.isEmpty)
+        #expect(driver.steps.filter { $0 == .verify(.unknownUser) }.count == 3)
+    }
+}

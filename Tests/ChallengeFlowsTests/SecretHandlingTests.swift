@@ -1,0 +1,82 @@
+import ChallengeCrypto
+import ChallengeFlows
+import CognitoEvents
+import Testing
+
+@Suite("Secrets stay secret: the hash key, codes and answers")
+struct SecretHandlingTests {
+    @Test("a secret shorter than 32 bytes is refused without being shown", arguments: [0, 1, 16, 31])
+    func shortSecret(length: Int) throws {
+        let secretText = String("short-secret-never-printed-abcdefgh".prefix(length))
+        let error = try #require(throws: ConfigurationError.self) {
+            try ChallengeFlowEngine(
+                flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(), secret: Array(secretText.utf8))
+        }
+        #expect(error.description.contains("CODE_HASH_SECRET"))
+        #expect(error.description.contains("\(length) bytes"))
+        #expect(error.description.contains("at least 32 bytes"))
+        if length >= 4 { #expect(!error.description.contains(secretText)) }
+        #expect(!String(reflecting: error).contains("short-secret"))
+    }
+
+    @Test("a 32-byte secret is accepted")
+    func thirtyTwoBytes() throws {
+        let engine = try ChallengeFlowEngine(
+            flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(), secret: [UInt8](repeating: 7, count: 32))
+        #expect(engine.flow.description == "email-code")
+        #expect(ChallengeFlowEngine.minimumSecretLength == 32)
+    }
+
+    @Test("a flow with a CAPTCHA step needs a catalog", arguments: ["captcha", "captcha-email-code", "srp+email-code+captcha"])
+    func captchaWithoutCatalog(flow: String) throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try ChallengeFlowEngine(flow: SignInFlow(parsing: flow), policy: ChallengePolicy(), secret: Fixture.secret)
+        }
+        guard case .missing(let variable, _) = error else {
+            Issue.record("expected .missing, got \(error)")
+            return
+        }
+        #expect(variable == "CAPTCHA_CATALOG")
+        #expect(error.description.contains("CAPTCHA_CATALOG is not set"))
+    }
+
+    @Test("no description of anything the triggers produce contains a code, an answer or the secret", arguments: [
+        "email-code", "srp-email-code", "captcha-email-code",
+    ])
+    func descriptionsHoldNoSecrets(flow: String) throws {
+        var driver = CognitoDriver(engine: try Fixture.engine(flow))
+        _ = try driver.signIn(answers: [.wrong, .right, .wrong, .right])
+        let codes = driver.sent.map(\.code)
+        #expect(!codes.isEmpty)
+        let secrets = codes + Fixture.captchas.map(\.answer) + [Fixture.secretText]
+
+        var values: [Any] = driver.produced + driver.sent
+        values += driver.steps.map { $0 as Any }
+        values.append(FlowProgress(session: driver.session.dropLast(), flow: driver.engine.flow, policy: driver.engine.policy))
+        values.append(CreateChallengeError.noCustomStepDue(.failed(.tooManyWrongAnswers(.emailCode))))
+        values.append(CreateChallengeError.noEmailAddress(userName: "jane"))
+        #expect(values.count > 10)
+        for value in values {
+            var dumped = ""
+            dump(value, to: &dumped)
+            for text in [String(describing: value), String(reflecting: value), dumped] {
+                for secret in secrets {
+                    #expect(!text.contains(secret), "\(type(of: value)) shows a secret")
+                }
+            }
+        }
+    }
+
+    @Test("a CodeMessage describes itself without its code, but still carries it")
+    func codeMessageDescription() {
+        let message = CodeMessage(recipient: "jane.doe@example.com", userName: "jane", code: "482913", validForSeconds: 180)
+        #expect(message.code == "482913")
+        #expect(!String(describing: message).contains("482913"))
+        #expect(!String(reflecting: message).contains("482913"))
+        #expect(String(describing: message) == "code for jane to j***@e***.com, valid 180 s (code not shown)")
+        var dumped = ""
+        dump(message, to: &dumped)
+        #expect(!dumped.contains("482913"))
+        #expect(dumped.contains("(not shown)"))
+    }
+}

@@ -1,0 +1,114 @@
+import ChallengeFlows
+import CurlHTTP
+import EmailDelivery
+import Testing
+import TestSupport
+
+/// Deliveries against a scripted HTTP server on 127.0.0.1 (or nothing at all): retries, typed errors, time budget.
+/// Time bounds are generous: they prove the budget holds, not how fast anything is.
+@Suite("SES delivery failures")
+struct SESFailureTests {
+    @Test func serverDownIsUnreachableAtOnce() throws {
+        let port = LocalServerProcess.freePort()
+        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: "http://127.0.0.1:\(port)"))
+        let start = ContinuousClock.now
+        let error = Fixtures.failure(of: delivery)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        guard case .unreachable(let endpoint, let curlError, attempts: 1)? = error else {
+            Issue.record("expected unreachable after one attempt, got \(String(describing: error))")
+            return
+        }
+        #expect(endpoint == "http://127.0.0.1:\(port)")
+        #expect(curlError.kind == .cannotConnect)
+        #expect("\(error!)".hasPrefix("could not reach SES at http://127.0.0.1:\(port): "))
+    }
+
+    @Test func clientErrorIsTypedNotRetriedAndNeverShowsTheCode() throws {
+        let server = try ScriptedSESServer(["400:BadRequestException"])
+        defer { server.stop() }
+        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        let error = Fixtures.failure(of: delivery)
+        guard case .rejected(let response, attempts: 1)? = error else {
+            Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
+            return
+        }
+        #expect(response.status == 400)
+        #expect(response.code == "BadRequestException")
+        #expect(!response.isRetryable)
+        // The scripted server echoes the request body, code included, in its message.
+        #expect(response.message?.contains("[code]") == true)
+        #expect(!"\(error!)".contains(Fixtures.message.code))
+        #expect("\(error!)".hasPrefix("SES refused the code email: HTTP 400 BadRequestException: scripted failure"))
+        #expect(try server.requestClientPorts().count == 1)
+    }
+
+    @Test func serverErrorIsRetriedOnceThenReported() throws {
+        let server = try ScriptedSESServer(["500"])
+        defer { server.stop() }
+        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        let start = ContinuousClock.now
+        let error = Fixtures.failure(of: delivery)
+        #expect(ContinuousClock.now - start < .seconds(3))
+        guard case .rejected(let response, attempts: 2)? = error else {
+            Issue.record("expected a rejection after two attempts, got \(String(describing: error))")
+            return
+        }
+        #expect(response.status == 500)
+        #expect(try server.requestClientPorts().count == 2)
+    }
+
+    @Test(arguments: ["503", "429:TooManyRequestsException", "400:ThrottlingException"])
+    func transientFailureThenSuccess(first: String) throws {
+        let server = try ScriptedSESServer([first, "200"])
+        defer { server.stop() }
+        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        let receipt = try delivery.send(Fixtures.message)
+        #expect(receipt.messageID == "scripted-2")
+        #expect(receipt.attempts == 2)
+    }
+
+    @Test func slowServerEndsWithinTheBudget() throws {
+        let server = try ScriptedSESServer(["200@10000"])
+        defer { server.stop() }
+        let budget = Duration.milliseconds(800)
+        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
+        let start = ContinuousClock.now
+        let error = Fixtures.failure(of: delivery)
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= budget - .milliseconds(50))
+        #expect(elapsed < budget + .seconds(1))
+        guard case .timedOut(budget: budget, attempts: 1)? = error else {
+            Issue.record("expected a timeout after one attempt, got \(String(describing: error))")
+            return
+        }
+        #expect("\(error!)" == "SES did not answer within the 800 ms delivery budget (1 attempt)")
+    }
+
+    @Test func noRetryWhenTooLittleBudgetRemains() throws {
+        let server = try ScriptedSESServer(["503@400", "200"])
+        defer { server.stop() }
+        let budget = Duration.milliseconds(700)
+        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
+        let start = ContinuousClock.now
+        let error = Fixtures.failure(of: delivery)
+        #expect(ContinuousClock.now - start < budget + .seconds(1))
+        guard case .rejected(let response, attempts: 1)? = error else {
+            Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
+            return
+        }
+        #expect(response.status == 503)
+        #expect(try server.requestClientPorts().count == 1)
+    }
+
+    @Test func deliveriesShareOneConnection() throws {
+        let server = try ScriptedSESServer(["200"])
+        defer { server.stop() }
+        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        for _ in 0..<3 {
+            try delivery.deliver(Fixtures.message)
+        }
+        let ports = try server.requestClientPorts()
+        #expect(ports.count == 3)
+        #expect(Set(ports).count == 1)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A server run as a real child process on 127.0.0.1, stopped by ``stop()``.
+public final class LocalServerProcess {
+    public let port: UInt16
+    private let process = Process()
+    private let output = Pipe()
+
+    /// Starts `arguments` (looked up on PATH) and waits until the port accepts connections.
+    /// Throws with the process's output when it exits first or does not listen within `startTimeout`.
+    public init(arguments: [String], port: UInt16, environment: [String: String] = [:], startTimeout: Duration = .seconds(30)) throws {
+        self.port = port
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let deadline = ContinuousClock.now + startTimeout
+        while !Self.accepts(port: port) {
+            guard process.isRunning else {
+                throw StartFailure(command: arguments[0], output: drainOutput())
+            }
+            guard ContinuousClock.now < deadline else {
+                stop()
+                throw StartFailure(command: arguments[0], output: "no connection accepted on port \(port) within \(startTimeout)")
+            }
+            usleep(50_000)
+        }
+    }
+
+    /// Kills the server. SIGKILL, not SIGTERM: children of a test process start with SIGTERM blocked (libdispatch
+    /// blocks it on its worker threads, and a spawned process inherits the mask), so SIGTERM would never arrive.
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+    }
+
+    private func drainOutput() -> String {
+        process.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let command: String
+        public let output: String
+        public var description: String { "\(command) did not start: \(output)" }
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on right now.
+    public static func freePort() -> UInt16 {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socketFD) }
+        var address = loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                _ = bind(socketFD, socketAddress, length)
+                _ = getsockname(socketFD, socketAddress, &length)
+            }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    public static func accepts(port: UInt16) -> Bool {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socketFD) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                connect(socketFD, socketAddress, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    private static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+}
