@@ -1,6 +1,10 @@
 import COpenSSL
 
 /// SHA-256 on OpenSSL.
+///
+/// OpenSSL's one-shot digests fail only when it cannot allocate memory. Both digests then stop the process, as Swift
+/// does when its own allocations fail, rather than return zeros: a hash of zeros for every answer would make every
+/// answer look right.
 public enum SHA256 {
     public static let byteCount = 32
 
@@ -8,7 +12,8 @@ public enum SHA256 {
         var digest = [UInt8](repeating: 0, count: byteCount)
         withContiguousBytes(message) { input in
             digest.withUnsafeMutableBufferPointer { output in
-                _ = COpenSSL.SHA256(input.baseAddress, input.count, output.baseAddress)
+                let result = COpenSSL.SHA256(input.baseAddress, input.count, output.baseAddress)
+                precondition(result != nil, "OpenSSL's SHA256 failed (out of memory)")
             }
         }
         return digest
@@ -19,7 +24,7 @@ public enum SHA256 {
     }
 }
 
-/// HMAC-SHA256 on OpenSSL.
+/// HMAC-SHA256 on OpenSSL; stops the process if OpenSSL fails (see ``SHA256``).
 public enum HMACSHA256 {
     public static func authenticationCode(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
         var code = [UInt8](repeating: 0, count: SHA256.byteCount)
@@ -27,9 +32,10 @@ public enum HMACSHA256 {
         withContiguousBytes(key) { keyBytes in
             withContiguousBytes(message) { messageBytes in
                 code.withUnsafeMutableBufferPointer { output in
-                    _ = HMAC(
+                    let result = HMAC(
                         EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
                         messageBytes.baseAddress, messageBytes.count, output.baseAddress, &length)
+                    precondition(result != nil && length == SHA256.byteCount, "OpenSSL's HMAC-SHA256 failed (out of memory)")
                 }
             }
         }
