@@ -76,7 +76,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON"]
+            dependencies: ["Invoker", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON"]
         ),
         .executableTarget(name: "echo-bootstrap", dependencies: ["LambdaRuntime"]),
         .executableTarget(name: "runtime-floor", dependencies: ["CCurl"]),

@@ -98,7 +98,8 @@ final class RuntimeAPIClient {
     }
 
     private func deliver(_ request: HTTPRequest) throws(RuntimeAPIFailure) -> Delivery {
-        let endpoint = "POST " + request.url.dropFirst(base.count)
+        // Named only when something went wrong: an accepted response costs no string work.
+        var endpoint: String { "POST " + request.url.dropFirst(base.count) }
         let response: HTTPResponse
         do {
             response = try session.perform(request)

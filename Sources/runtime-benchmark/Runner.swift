@@ -1,4 +1,5 @@
 import Foundation
+import Invoker
 import RuntimeAPIEmulator
 
 /// Runs one runtime against a fresh Runtime API emulator and measures it.
@@ -8,7 +9,6 @@ struct Runner {
     /// One full run: init, the first invocation, then `invocations` warm ones.
     func measure(_ workload: Workload) async throws -> Measurement {
         let (emulator, process, initTime) = try await start(workload)
-        defer { process.reap() }
         let first = try await invoke(emulator, workload.firstEvent)
         let events = try workload.warmEvents(first.body)
         let cpuBefore = process.cpuTime()
@@ -20,8 +20,8 @@ struct Runner {
         }
         let elapsed = started.duration(to: .now)
         let cpu = process.cpuTime() - cpuBefore
-        let peak = process.peakResidentKiB()
-        try await emulator.shutdown()
+        let peak = process.peakResidentKiB ?? 0
+        try await stop(emulator, process)
         return Measurement(
             initTime: initTime, firstInvocation: first.turnaround, latencies: latencies,
             cpuPerInvocation: cpu / invocations, throughput: Double(invocations) / elapsed.seconds,
@@ -31,23 +31,32 @@ struct Runner {
     /// Init alone, after dropping the page cache (root only): every file the runtime maps is read from disk.
     func measureColdInit(_ workload: Workload) async throws -> Duration {
         let (emulator, process, initTime) = try await start(workload, dropCaches: true)
-        try await emulator.shutdown()
-        process.reap()
+        try await stop(emulator, process)
         return initTime
     }
 
     private func start(_ workload: Workload, dropCaches: Bool = false) async throws
-        -> (RuntimeAPIEmulator, RuntimeProcess, Duration)
+        -> (RuntimeAPIEmulator, ChildProcess, Duration)
     {
         let emulator = RuntimeAPIEmulator()
         let address = try await emulator.start()
         if dropCaches { PageCache.drop() }
-        let process = try RuntimeProcess.spawn(
-            workload.path, environment: workload.environment.merging(["AWS_LAMBDA_RUNTIME_API": address]) { $1 })
+        let process = try ChildProcess.spawn(
+            workload.path, environment: workload.environment.merging(["AWS_LAMBDA_RUNTIME_API": address]) { $1 },
+            output: .discarded)
         guard case .ready(let ready) = try await emulator.runtimeStart() else {
             throw BenchmarkError.runtimeFailed("\(workload.name) reported an init error")
         }
         return (emulator, process, process.startedAt.duration(to: ready))
+    }
+
+    /// Takes the Runtime API away, which ends the runtime; kills it if it is still there two seconds later.
+    private func stop(_ emulator: RuntimeAPIEmulator, _ process: ChildProcess) async throws {
+        try await emulator.shutdown()
+        let deadline = ContinuousClock.now + .seconds(2)
+        while process.termination == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        process.kill()
+        _ = await process.terminated()
     }
 
     private func invoke(_ emulator: RuntimeAPIEmulator, _ event: [UInt8]) async throws -> (body: [UInt8], turnaround: Duration) {

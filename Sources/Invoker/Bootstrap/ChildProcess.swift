@@ -21,9 +21,18 @@ public struct ProcessTermination: Sendable, Equatable, CustomStringConvertible {
 
 /// A process started with `posix_spawn` in its own process group, reaped by a dedicated thread with `wait4`.
 ///
-/// Its standard output goes to this process's standard error, its standard error stays shared and its standard input
-/// is /dev/null: its logs appear as they would in Lambda, out of the way of the response on standard output.
+/// Its standard input is /dev/null. By default its standard output goes to this process's standard error and its
+/// standard error stays shared: its logs appear as they would in Lambda, out of the way of the response on standard
+/// output.
 public final class ChildProcess: Sendable {
+    /// Where the process's standard output and error go.
+    public enum Output: Sendable {
+        /// Both to this process's standard error.
+        case standardError
+        /// Both to /dev/null (a benchmark that must not fill the terminal).
+        case discarded
+    }
+
     public let pid: pid_t
     public let startedAt: ContinuousClock.Instant
     private let state = Mutex(State())
@@ -35,7 +44,9 @@ public final class ChildProcess: Sendable {
     }
 
     /// Starts `path` with `environment`. Throws a reason a person can act on when it cannot be started.
-    public static func spawn(_ path: String, arguments: [String] = [], environment: [String: String]) throws(ChildProcessError) -> ChildProcess {
+    public static func spawn(
+        _ path: String, arguments: [String] = [], environment: [String: String], output: Output = .standardError
+    ) throws(ChildProcessError) -> ChildProcess {
         guard access(path, F_OK) == 0 else { throw ChildProcessError(path: path, reason: "no such file") }
         guard access(path, X_OK) == 0 else { throw ChildProcessError(path: path, reason: "not executable (chmod +x?)") }
 
@@ -43,7 +54,13 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        switch output {
+        case .standardError:
+            posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        case .discarded:
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -67,16 +84,17 @@ public final class ChildProcess: Sendable {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
+        let startedAt = ContinuousClock.now
         let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard status == 0 else { throw ChildProcessError(path: path, reason: String(cString: strerror(status))) }
-        let child = ChildProcess(pid: pid)
+        let child = ChildProcess(pid: pid, startedAt: startedAt)
         child.reapWhenDone()
         return child
     }
 
-    private init(pid: pid_t) {
+    private init(pid: pid_t, startedAt: ContinuousClock.Instant) {
         self.pid = pid
-        startedAt = .now
+        self.startedAt = startedAt
     }
 
     /// The termination, once the process has ended.
@@ -109,18 +127,18 @@ public final class ChildProcess: Sendable {
         killProcessGroup(pid)
     }
 
-    /// The process's peak resident memory so far in MiB, as the kernel counts it (`VmHWM` while it runs, rusage
+    /// The process's peak resident memory so far in KiB, as the kernel counts it (`VmHWM` while it runs, rusage
     /// once it has ended); nil where neither is available.
-    public var peakMemoryMiB: Int? {
-        if let termination { return Self.mebibytes(kibibytes: termination.peakResidentKiB) }
+    public var peakResidentKiB: Int? {
+        if let termination { return termination.peakResidentKiB }
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kibibytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        else { return termination.map { Self.mebibytes(kibibytes: $0.peakResidentKiB) } }
-        return Self.mebibytes(kibibytes: kibibytes)
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return termination?.peakResidentKiB }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 
-    private static func mebibytes(kibibytes: Int) -> Int { max(1, (kibibytes + 512) / 1024) }
+    /// ``peakResidentKiB`` in whole MiB, at least 1, as Lambda's REPORT line gives it.
+    public var peakMemoryMiB: Int? { peakResidentKiB.map { max(1, ($0 + 512) / 1024) } }
 
     private func reapWhenDone() {
         let thread = Thread { [self] in

@@ -2,14 +2,10 @@ import LosslessJSON
 
 /// What the Lambda Invoke API (`POST /2015-03-31/functions/{name}/invocations`) answers for one request, as the
 /// Runtime Interface Emulator and Lambda itself answer it.
-struct InvokeAPIAnswer: Sendable, Equatable {
+struct InvokeAPIAnswer: Sendable {
     let status: Int
     let headers: [(String, String)]
     let body: [UInt8]
-
-    static func == (lhs: InvokeAPIAnswer, rhs: InvokeAPIAnswer) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers.elementsEqual(rhs.headers, by: ==)
-    }
 
     /// The answer for an invocation: 200 with the response, or 200 with `X-Amz-Function-Error: Unhandled` and
     /// `{"errorType","errorMessage"}` when the function failed, timed out or its process ended.

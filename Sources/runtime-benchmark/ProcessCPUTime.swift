@@ -1,0 +1,28 @@
+import Foundation
+import Invoker
+
+extension ChildProcess {
+    /// CPU time used so far by every thread of the process (scheduler statistics, nanosecond resolution).
+    func cpuTime() -> Duration {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(.zero) { total, task in
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
+                let nanoseconds = text.split(separator: " ").first.flatMap({ Int64($0) })
+            else { return total }
+            return total + .nanoseconds(nanoseconds)
+        }
+    }
+}
+
+enum BenchmarkError: Error, CustomStringConvertible {
+    case missingBinary(String)
+    case runtimeFailed(String)
+
+    var description: String {
+        switch self {
+        case .missingBinary(let path):
+            "\(path) is not built: run `swift build -c release --static-swift-stdlib` first (the benchmark measures release builds, linked as they are deployed)"
+        case .runtimeFailed(let reason): reason
+        }
+    }
+}
