@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The deploy checks CI runs, after Deploy/package.sh:
 #   - template.yaml passes cfn-lint with no errors
+#   - every app client in template.yaml allows only flows that run the triggers (Deploy/client-flows.py)
 #   - the zip exists and is at most 8 MiB
 #   - bootstrap at its root is an executable x86-64 ELF whose interpreter is the zip's own loader and
 #     whose DT_RPATH is /var/task/lib; libcurl and OpenSSL are linked in, not loaded
@@ -44,6 +45,14 @@ elif ((lint_status & 4)); then
     pass "cfn-lint: template.yaml has no errors (warnings above)"
 else
     pass "cfn-lint: template.yaml has no errors or warnings"
+fi
+
+client_flows_status=0
+client_flows=$(python3 "$deploy_dir/client-flows.py" "$deploy_dir/template.yaml" 2>&1) || client_flows_status=$?
+if ((client_flows_status == 0)); then
+    pass "app client flows all run the triggers: $client_flows"
+else
+    fail "an app client lets users sign in without the triggers: $client_flows"
 fi
 
 if [[ ! -f $zip ]]; then
