@@ -19,32 +19,35 @@ public struct CaptchaEntry: Sendable, Equatable {
 public struct ChallengeFlowEngine: Sendable {
     public let flow: SignInFlow
     public let policy: ChallengePolicy
-    private let hasher: AnswerHasher
+    /// When true, codes go only to addresses whose `email_verified` attribute is `"true"`.
+    public let requireVerifiedEmail: Bool
+    private let keys: ChallengeKeys
     private let random: any RandomSource
     private let captchas: [CaptchaEntry]
 
-    /// The shortest `CODE_HASH_SECRET` accepted, in bytes.
-    public static let minimumSecretLength = 32
+    public init(
+        flow: SignInFlow, policy: ChallengePolicy, keys: ChallengeKeys, captchas: [CaptchaEntry] = [],
+        requireVerifiedEmail: Bool = true, random: any RandomSource = SystemRandom()
+    ) throws(ConfigurationError) {
+        if flow.steps.contains(.captcha) && captchas.isEmpty {
+            throw .missing(
+                variable: "CAPTCHA_CATALOG",
+                hint: "the flow \"\(flow)\" has a CAPTCHA step; point it at a JSON file of {\"imageURL\", \"answer\"} entries")
+        }
+        self.flow = flow
+        self.policy = policy
+        self.keys = keys
+        self.requireVerifiedEmail = requireVerifiedEmail
+        self.random = random
+        self.captchas = captchas
+    }
 
+    /// An engine whose only key is `secret` (no rotation in progress, decoys derived from `secret`).
     public init(
         flow: SignInFlow, policy: ChallengePolicy, secret: [UInt8], captchas: [CaptchaEntry] = [],
         random: any RandomSource = SystemRandom()
     ) throws(ConfigurationError) {
-        guard secret.count >= Self.minimumSecretLength else {
-            throw .invalid(
-                variable: "CODE_HASH_SECRET", value: "(\(secret.count) bytes, not shown)",
-                expected: "at least \(Self.minimumSecretLength) bytes of random text, e.g. from `openssl rand -hex 32`")
-        }
-        if flow.steps.contains(.captcha) && captchas.isEmpty {
-            throw .missing(
-                variable: "CAPTCHA_CATALOG",
-                hint: "the flow \(flow) has a CAPTCHA step; point it at a JSON file of {\"imageURL\", \"answer\"} entries")
-        }
-        self.flow = flow
-        self.policy = policy
-        self.hasher = AnswerHasher(key: secret)
-        self.random = random
-        self.captchas = captchas
+        try self.init(flow: flow, policy: policy, keys: ChallengeKeys(current: secret), captchas: captchas, random: random)
     }
 
     // MARK: Define
@@ -83,16 +86,11 @@ public struct ChallengeFlowEngine: Sendable {
         _ request: CreateAuthChallengeRequest, user: UserIdentity, stepIndex: Int, attemptsLeft: Int,
         previousSeal: ChallengeSeal?, now: Int64
     ) throws -> IssuedChallenge {
-        let recipient: String?
-        if request.userNotFound {
-            recipient = nil
-        } else {
-            guard let email = request.userAttributes["email"], !email.isEmpty else {
-                throw CreateChallengeError.noEmailAddress(userName: user.userName)
-            }
-            recipient = email
-        }
-        let destination = recipient.map(EmailMask.mask) ?? EmailMask.decoy(for: user.userName, hasher: hasher)
+        // A user without a usable address gets exactly what an unknown user gets: a decoy, and nothing sent.
+        let address = request.userNotFound
+            ? nil : EmailAddressCheck(attributes: request.userAttributes, requireVerified: requireVerifiedEmail)
+        let recipient = address?.usableAddress
+        let destination = recipient.map(EmailMask.mask) ?? EmailMask.decoy(for: user.userName, key: keys.decoy)
 
         // After a wrong answer the code already sent stays in force, so the user never holds two codes.
         let seal: ChallengeSeal
@@ -115,7 +113,7 @@ public struct ChallengeFlowEngine: Sendable {
         ]
         return IssuedChallenge(
             kind: .emailCode, seal: seal, publicParameters: publicParameters, delivery: message,
-            reusedEarlierCode: seal == previousSeal)
+            reusedEarlierCode: seal == previousSeal, unusableAddress: address?.problem)
     }
 
     private func createCaptcha(user: UserIdentity, stepIndex: Int, attemptsLeft: Int, now: Int64) throws -> IssuedChallenge {
@@ -127,30 +125,43 @@ public struct ChallengeFlowEngine: Sendable {
             "attemptsLeft": String(attemptsLeft),
         ]
         return IssuedChallenge(
-            kind: .captcha, seal: seal, publicParameters: publicParameters, delivery: nil, reusedEarlierCode: false)
+            kind: .captcha, seal: seal, publicParameters: publicParameters, delivery: nil, reusedEarlierCode: false,
+            unusableAddress: nil)
     }
 
     private func seal(answer: String, kind: ChallengeKind, stepIndex: Int, user: UserIdentity, now: Int64) -> ChallengeSeal {
         let expiresAt = now + Int64(policy.validitySeconds)
-        let hash = hasher.hash(
+        let hash = keys.current.hash(
             normalizedAnswer: AnswerNormalizer.normalize(answer, for: kind), kind: kind, stepIndex: stepIndex,
             expiresAt: expiresAt, user: user)
-        return ChallengeSeal(kind: kind, stepIndex: stepIndex, expiresAt: expiresAt, answerHash: hash)
+        return ChallengeSeal(kind: kind, stepIndex: stepIndex, expiresAt: expiresAt, answerHash: hash, keyID: keys.current.keyID)
     }
 
     // MARK: Verify
 
     /// Judges an answer against the sealed expectation, in constant time.
+    ///
+    /// Steps that prove identity (codes) never pass for an unknown user or for a user whose address could not
+    /// receive the code; a CAPTCHA is judged on its answer alone for everyone, so that passing it does not tell
+    /// real users from unknown ones.
     public func verify(_ request: VerifyAuthChallengeResponseRequest, user: UserIdentity, now: Int64) -> VerifyOutcome {
         guard let seal = ChallengeSeal(privateParameters: request.privateChallengeParameters) else {
             return .notIssuedByThisFlow
         }
+        guard let hasher = keys.hasher(forKeyID: seal.keyID) else { return .retiredKey }
         let candidate = hasher.hash(
             normalizedAnswer: AnswerNormalizer.normalize(request.challengeAnswer, for: seal.kind), kind: seal.kind,
             stepIndex: seal.stepIndex, expiresAt: seal.expiresAt, user: user)
         // Compare first, whatever the outcome, so that every path costs the same.
         let matches = constantTimeEquals(candidate, seal.answerHash)
-        if request.userNotFound { return .unknownUser }
+        if seal.kind.provesIdentity {
+            if request.userNotFound { return .unknownUser }
+            if seal.kind == .emailCode,
+               let problem = EmailAddressCheck(attributes: request.userAttributes, requireVerified: requireVerifiedEmail).problem
+            {
+                return .unusableAddress(problem)
+            }
+        }
         if seal.expiresAt <= now { return .expired }
         return matches ? .correct : .wrong
     }
@@ -189,6 +200,8 @@ public struct IssuedChallenge: Sendable, Equatable, CustomStringConvertible {
     public let delivery: CodeMessage?
     /// True when the code sent for an earlier attempt at this step is still in force.
     public let reusedEarlierCode: Bool
+    /// Why a real user's code was not sent (treated as an unknown user), if it was not.
+    public let unusableAddress: UnusableAddress?
 
     /// The challenge in Cognito's terms.
     public var response: CreateAuthChallengeResponse {
@@ -198,7 +211,8 @@ public struct IssuedChallenge: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        let sending = delivery.map { "send \($0)" } ?? (reusedEarlierCode ? "earlier code still in force" : "nothing to send")
+        let sending = delivery.map { "send \($0)" }
+            ?? (reusedEarlierCode ? "earlier code still in force" : unusableAddress.map { "nothing to send: \($0)" } ?? "nothing to send")
         return "\(kind.rawValue) challenge for step \(seal.stepIndex), expires at \(seal.expiresAt); \(sending)"
     }
 }
@@ -208,10 +222,15 @@ public enum VerifyOutcome: Sendable, Equatable, CustomStringConvertible {
     case correct
     case wrong
     case expired
-    /// The user does not exist; every answer is wrong.
+    /// The user does not exist; every answer to a code is wrong.
     case unknownUser
+    /// The user's address could not receive a code; every answer to one is wrong.
+    case unusableAddress(UnusableAddress)
     /// The private parameters were not written by this flow.
     case notIssuedByThisFlow
+    /// The challenge was sealed with a key that is no longer configured (neither `CODE_HASH_SECRET` nor
+    /// `CODE_HASH_SECRET_PREVIOUS`).
+    case retiredKey
 
     public var isCorrect: Bool { self == .correct }
 
@@ -225,7 +244,9 @@ public enum VerifyOutcome: Sendable, Equatable, CustomStringConvertible {
         case .wrong: "answer wrong"
         case .expired: "answer arrived after expiry"
         case .unknownUser: "answer rejected (unknown user)"
+        case .unusableAddress(let problem): "answer rejected (no code was sent: \(problem))"
         case .notIssuedByThisFlow: "answer rejected (challenge parameters not issued by this flow)"
+        case .retiredKey: "answer rejected (the challenge was sealed with a key that is no longer configured)"
         }
     }
 }
@@ -234,16 +255,13 @@ public enum VerifyOutcome: Sendable, Equatable, CustomStringConvertible {
 public enum CreateChallengeError: Error, Sendable, Equatable, CustomStringConvertible {
     case notACustomChallenge(ChallengeName)
     case noCustomStepDue(FlowProgress)
-    case noEmailAddress(userName: String)
 
     public var description: String {
         switch self {
         case .notACustomChallenge(let name):
-            "Create Auth Challenge was asked for \(name); this function only creates CUSTOM_CHALLENGE"
+            "Create Auth Challenge was asked for \"\(name)\", but this function creates only \"CUSTOM_CHALLENGE\"."
         case .noCustomStepDue(let progress):
-            "no custom challenge is due for this session (\(progress)); is Define Auth Challenge served by the same flow?"
-        case .noEmailAddress(let userName):
-            "user \(userName) has no email attribute to send a code to"
+            "No custom challenge is due for this session (\(progress)); is Define Auth Challenge served by the same flow?"
         }
     }
 }

@@ -13,35 +13,42 @@ public struct ChallengeSeal: Sendable, Equatable {
     public let expiresAt: Int64
     /// HMAC-SHA256 over the normalised answer and everything it is bound to.
     public let answerHash: [UInt8]
+    /// Which key made `answerHash` (see ``ChallengeKeys``); nil in seals written before key ids existed.
+    public let keyID: String?
 
-    public init(kind: ChallengeKind, stepIndex: Int, expiresAt: Int64, answerHash: [UInt8]) {
+    public init(kind: ChallengeKind, stepIndex: Int, expiresAt: Int64, answerHash: [UInt8], keyID: String?) {
         self.kind = kind
         self.stepIndex = stepIndex
         self.expiresAt = expiresAt
         self.answerHash = answerHash
+        self.keyID = keyID
     }
 
     // MARK: challengeMetadata
 
-    /// `KIND:step:expiresAt:hash`, e.g. `EMAIL_CODE:0:1700000180:9f86…`.
+    /// `KIND:step:expiresAt:hash:keyID`, e.g. `EMAIL_CODE:0:1700000180:9f86…:1a2b3c4d`.
     public var metadata: String {
-        "\(kind.rawValue):\(stepIndex):\(expiresAt):\(Hex.encode(answerHash))"
+        "\(kind.rawValue):\(stepIndex):\(expiresAt):\(Hex.encode(answerHash))" + (keyID.map { ":\($0)" } ?? "")
     }
 
-    /// Reads metadata this package wrote; nil for anything else.
+    /// Reads metadata this package wrote (with or without a key id); nil for anything else.
     public init?(metadata: String) {
-        let fields = metadata.split(separator: ":", omittingEmptySubsequences: false)
-        guard fields.count == 4 else { return nil }
-        self.init(kind: String(fields[0]), stepIndex: String(fields[1]), expiresAt: String(fields[2]), hash: String(fields[3]))
+        let fields = metadata.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 4 || fields.count == 5 else { return nil }
+        self.init(
+            kind: fields[0], stepIndex: fields[1], expiresAt: fields[2], hash: fields[3],
+            keyID: fields.count == 5 ? fields[4] : nil)
     }
 
     // MARK: privateChallengeParameters
 
     public var privateParameters: [String: String] {
-        [
+        var parameters = [
             "challenge": kind.rawValue, "step": String(stepIndex), "expiresAt": String(expiresAt),
             "answerHash": Hex.encode(answerHash),
         ]
+        parameters["keyId"] = keyID
+        return parameters
     }
 
     /// Reads private parameters this package wrote; nil for anything else.
@@ -49,28 +56,36 @@ public struct ChallengeSeal: Sendable, Equatable {
         guard let kind = parameters["challenge"], let step = parameters["step"], let expiresAt = parameters["expiresAt"],
               let hash = parameters["answerHash"]
         else { return nil }
-        self.init(kind: kind, stepIndex: step, expiresAt: expiresAt, hash: hash)
+        self.init(kind: kind, stepIndex: step, expiresAt: expiresAt, hash: hash, keyID: parameters["keyId"])
     }
 
-    private init?(kind: String, stepIndex: String, expiresAt: String, hash: String) {
+    private init?(kind: String, stepIndex: String, expiresAt: String, hash: String, keyID: String?) {
         guard let kind = ChallengeKind(rawValue: kind), let stepIndex = Int(stepIndex), stepIndex >= 0,
-              let expiresAt = Int64(expiresAt), let answerHash = Hex.decode(hash), answerHash.count == SHA256.byteCount
+              let expiresAt = Int64(expiresAt), let answerHash = Hex.decode(hash), answerHash.count == SHA256.byteCount,
+              keyID.map(AnswerHasher.isKeyID) ?? true
         else { return nil }
-        self.init(kind: kind, stepIndex: stepIndex, expiresAt: expiresAt, answerHash: answerHash)
+        self.init(kind: kind, stepIndex: stepIndex, expiresAt: expiresAt, answerHash: answerHash, keyID: keyID)
     }
 }
 
-/// Computes answer hashes with the deployment's secret key.
-public struct AnswerHasher: Sendable {
+/// Computes answer hashes with one of the deployment's secret keys.
+struct AnswerHasher: Sendable {
     private let key: [UInt8]
+    /// Names the key in seals without revealing it: 8 hex digits of a keyed digest.
+    let keyID: String
 
-    public init(key: [UInt8]) {
+    init(key: [UInt8]) {
         self.key = key
+        keyID = Hex.encode(Array(HMACSHA256.authenticationCode(key: key, message: "cognito-challenge-runtime/key-id").prefix(4)))
+    }
+
+    static func isKeyID(_ text: String) -> Bool {
+        text.utf8.count == 8 && Hex.decode(text) != nil
     }
 
     /// The keyed hash of an answer, bound to the user, the step and the expiry so that no hash can be replayed
     /// for another user, step or time.
-    public func hash(
+    func hash(
         normalizedAnswer: String, kind: ChallengeKind, stepIndex: Int, expiresAt: Int64, user: UserIdentity
     ) -> [UInt8] {
         let fields = [
@@ -80,11 +95,10 @@ public struct AnswerHasher: Sendable {
         // Fields are joined with NUL, which none of them can contain in a way that shifts a boundary.
         return HMACSHA256.authenticationCode(key: key, message: fields.joined(separator: "\u{0}"))
     }
+}
 
-    /// A keyed digest for deriving stable, user-specific values that must not reveal the user (e.g. decoy masks).
-    func digest(_ purpose: String, _ value: String) -> [UInt8] {
-        HMACSHA256.authenticationCode(key: key, message: "\(purpose)\u{0}\(value)")
-    }
+extension AnswerHasher: CustomReflectable {
+    var customMirror: Mirror { Mirror(self, children: ["keyID": keyID], displayStyle: .struct) }
 }
 
 /// Whom a challenge belongs to.

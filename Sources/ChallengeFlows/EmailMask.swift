@@ -1,32 +1,54 @@
-/// Shows where a code went without showing the address: `jane.doe@example.com` → `j***@e***.com`.
+import ChallengeCrypto
+
+/// Shows where a code went without showing the address: `Jane.Doe@Example.com` → `j***@e***.com`.
+///
+/// Masks are lower case whatever the case typed or stored, so that a real user's mask and an unknown user's decoy
+/// cannot be told apart by case.
 enum EmailMask {
     static func mask(_ address: String) -> String {
-        guard let at = address.lastIndex(of: "@") else { return maskWord(address) }
+        let address = address.lowercased()
+        guard let at = address.lastIndex(of: "@") else { return maskWord(address[...]) }
         let local = address[..<at]
         let domain = address[address.index(after: at)...]
         guard let dot = domain.lastIndex(of: ".") else { return "\(maskWord(local))@\(maskWord(domain))" }
         return "\(maskWord(local))@\(maskWord(domain[..<dot]))\(domain[dot...])"
     }
 
-    /// A plausible, stable mask for a user that does not exist, so that its challenge looks like a real one.
-    /// An e-mail-shaped user name is masked as it is; anything else gets letters derived from a keyed hash.
-    static func decoy(for userName: String, hasher: AnswerHasher) -> String {
+    /// A plausible mask for a user that does not exist (or has no usable address), stable for a user name.
+    ///
+    /// An email-shaped user name is masked as the address it names, which is what a real user's mask would show.
+    /// Otherwise letters and a top-level domain are drawn from a keyed digest of the user name: the key is
+    /// ``ChallengeKeys``'s decoy key, so the same name always gets the same decoy, and nobody without the key
+    /// can tell which decoy a name gets.
+    static func decoy(for userName: String, key: [UInt8]) -> String {
         if userName.contains("@") { return mask(userName) }
-        // Cosmetic letters only (a slight modulo bias here reveals nothing).
-        let digest = hasher.digest("decoy-mask", userName)
+        let digest = HMACSHA256.authenticationCode(key: key, message: "decoy-mask/v1\u{0}\(userName.lowercased())")
         let letters = Array("abcdefghijklmnopqrstuvwxyz")
-        let topLevelDomains = ["com", "net", "org", "io"]
-        let local = letters[Int(digest[0]) % letters.count]
-        let domain = letters[Int(digest[1]) % letters.count]
-        return "\(local)***@\(domain)***.\(topLevelDomains[Int(digest[2]) % topLevelDomains.count])"
+        // Cosmetic choices from 16-bit values: the bias of `% 26` (under 0.04 %) reveals nothing.
+        func value(_ index: Int) -> Int { Int(digest[index]) << 8 | Int(digest[index + 1]) }
+        let local = letters[value(0) % letters.count]
+        let domain = letters[value(2) % letters.count]
+        return "\(local)***@\(domain)***.\(topLevelDomain(forUnitValue: value(4)))"
+    }
+
+    /// Top-level domains in roughly the shares they have among personal email addresses, so that decoys show the
+    /// same spread as real masks (`.com` for most).
+    private static let topLevelDomains: [(name: String, weight: Int)] = [
+        ("com", 78), ("net", 5), ("org", 4), ("de", 3), ("uk", 3), ("fr", 2), ("io", 2), ("ca", 1), ("au", 1), ("edu", 1),
+    ]
+
+    private static func topLevelDomain(forUnitValue value: Int) -> String {
+        let total = topLevelDomains.reduce(0) { $0 + $1.weight }
+        var point = value % total
+        for (name, weight) in topLevelDomains {
+            if point < weight { return name }
+            point -= weight
+        }
+        return topLevelDomains[0].name
     }
 
     private static func maskWord(_ word: Substring) -> String {
         guard let first = word.first else { return "***" }
         return "\(first)***"
-    }
-
-    private static func maskWord(_ word: String) -> String {
-        maskWord(word[...])
     }
 }

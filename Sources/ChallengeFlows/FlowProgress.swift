@@ -74,6 +74,17 @@ public enum FlowProgress: Sendable, Equatable {
     }
 }
 
+extension FlowProgress: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .awaitingPasswordVerifier: "Cognito's \"PASSWORD_VERIFIER\" is due"
+        case .customStep(let index, let kind, let attempt, _): "step \(index + 1) (\"\(kind.rawValue)\"), attempt \(attempt), is due"
+        case .complete: "every step has been passed"
+        case .failed(let failure): "the sign-in has failed: \(failure)"
+        }
+    }
+}
+
 /// Why a sign-in fails. For logs and transcripts: Cognito tells the client only "Incorrect username or password."
 public enum FlowFailure: Sendable, Equatable, CustomStringConvertible {
     /// The flow starts with SRP but the client started without it.
@@ -91,9 +102,9 @@ public enum FlowFailure: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .passwordStepMissing: "the flow starts with SRP but the session does not"
         case .wrongPassword: "the password was wrong"
-        case .unexpectedChallenge(let name, let position): "unexpected \(name) at session position \(position)"
+        case .unexpectedChallenge(let name, let position): "\"\(name)\" was not expected at session position \(position)"
         case .unrecognizedMetadata(let position): "session entry \(position) was not issued by this flow"
-        case .tooManyWrongAnswers(let kind): "too many wrong answers to \(kind.rawValue)"
+        case .tooManyWrongAnswers(let kind): "too many wrong answers to \"\(kind.rawValue)\""
         }
     }
 }

@@ -12,6 +12,15 @@ public enum ChallengeKind: String, Sendable, CaseIterable {
         case .captcha: "captcha"
         }
     }
+
+    /// True for a step that only the user can pass (a code sent to the user's address); false for one that anyone
+    /// can pass (a CAPTCHA proves a human is there, not which one).
+    public var provesIdentity: Bool {
+        switch self {
+        case .emailCode: true
+        case .captcha: false
+        }
+    }
 }
 
 /// Which challenges a sign-in passes through, in order.
@@ -64,6 +73,12 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
         self.init(startsWithPassword: startsWithPassword, steps: steps)
     }
 
+    /// True when passing the flow proves who the user is: the password (SRP) or a step such as an emailed code.
+    /// A flow of CAPTCHAs alone signs in anyone who knows a user name and can solve one.
+    public var provesIdentity: Bool {
+        startsWithPassword || steps.contains(where: \.provesIdentity)
+    }
+
     /// The flow written as `CHALLENGE_FLOW` accepts it, by name where it has one.
     public var description: String {
         if let named = Self.namedFlows.first(where: { $0.flow == self }) { return named.name }
@@ -107,12 +122,15 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
     case invalid(variable: String, value: String, expected: String)
     /// The code delivery cannot work with this setting (the problem names it without repeating a secret).
     case delivery(variable: String, problem: String)
+    /// A value that would work but is unsafe; the reason names the risk and how to accept it where that is allowed.
+    case refused(variable: String, value: String, reason: String)
 
     public var description: String {
         switch self {
         case .missing(let variable, let hint): "\(variable) is not set: \(hint)"
         case .invalid(let variable, let value, let expected): "\(variable)=\"\(value)\" is not valid: expected \(expected)"
         case .delivery(let variable, let problem): "CODE_DELIVERY=ses: \(variable) \(problem)"
+        case .refused(let variable, let value, let reason): "\(variable)=\"\(value)\" is refused: \(reason)"
         }
     }
 }

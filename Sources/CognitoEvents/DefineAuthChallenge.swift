@@ -42,8 +42,14 @@ public struct DefineAuthChallengeResponse: TriggerResponse {
         failAuthentication = try reader.optionalBool("failAuthentication")
     }
 
+    /// Writes the fields that are set. A response that decides (issues tokens or fails) without naming a challenge
+    /// writes `challengeName: null`, so that a challenge name in the incoming response is not sent back with it.
     public func write(into object: inout JSONObject) {
-        if let challengeName { object["challengeName"] = .string(challengeName.rawValue) }
+        if let challengeName {
+            object["challengeName"] = .string(challengeName.rawValue)
+        } else if issueTokens != nil || failAuthentication != nil {
+            object["challengeName"] = .null
+        }
         if let issueTokens { object["issueTokens"] = .bool(issueTokens) }
         if let failAuthentication { object["failAuthentication"] = .bool(failAuthentication) }
     }

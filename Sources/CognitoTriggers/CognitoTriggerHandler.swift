@@ -11,7 +11,7 @@ public final class CognitoTriggerHandler {
     public let engine: ChallengeFlowEngine
     private let delivery: any CodeDelivery
     private let clock: @Sendable () -> Int64
-    private var deliveryTime: DeliveryTimeEstimate
+    private var deliveryTime: DeliveryTimeModel
 
     /// - Parameters:
     ///   - delivery: where codes go; by default the one the configuration names.
@@ -27,7 +27,7 @@ public final class CognitoTriggerHandler {
             self.delivery = try configuration.makeDelivery(clock: clock)
         }
         self.clock = clock
-        deliveryTime = DeliveryTimeEstimate()
+        deliveryTime = DeliveryTimeModel(typical: configuration.typicalDeliveryTime)
     }
 
     /// Handles raw event bytes and returns the response event's bytes.
@@ -53,12 +53,18 @@ public final class CognitoTriggerHandler {
         case .create(var create):
             let issued = try createChallenge(create.request, user: user)
             create.response = issued.response
-            return TriggerResult(event: .create(create), summary: summary(of: issued, userNotFound: create.request.userNotFound))
+            return TriggerResult(
+                event: .create(create), summary: summary(of: issued, userNotFound: create.request.userNotFound),
+                warning: issued.unusableAddress.map { "No code was sent because \($0); the user was answered as an unknown user." })
 
         case .verify(var verify):
             let outcome = engine.verify(verify.request, user: user, now: clock())
             verify.response = outcome.response
-            return TriggerResult(event: .verify(verify), summary: outcome.description)
+            var warning: String?
+            if case .unusableAddress(let problem) = outcome {
+                warning = "The answer was rejected because \(problem) and no code was sent."
+            }
+            return TriggerResult(event: .verify(verify), summary: outcome.description, warning: warning)
         }
     }
 
@@ -79,9 +85,9 @@ public final class CognitoTriggerHandler {
                 throw .deliveryFailed(String(describing: error))
             }
             deliveryTime.record(start.duration(to: .now))
-        } else if request.userNotFound, issued.kind == .emailCode, !issued.reusedEarlierCode {
+        } else if issued.kind == .emailCode, !issued.reusedEarlierCode, request.userNotFound || issued.unusableAddress != nil {
             // A real user would have waited for a delivery here: take as long, so timing does not tell them apart.
-            deliveryTime.waitTypicalDuration()
+            Pause.sleep(deliveryTime.drawDelay())
         }
         return issued
     }
@@ -93,8 +99,8 @@ public final class CognitoTriggerHandler {
             return "\(step), CAPTCHA issued"
         case .emailCode where issued.reusedEarlierCode:
             return "\(step), earlier code still valid (not sent again)"
-        case .emailCode where userNotFound:
-            return "\(step), unknown user: nothing sent"
+        case .emailCode where userNotFound || issued.unusableAddress != nil:
+            return "\(step), unknown user or no usable address: nothing sent"
         case .emailCode:
             return "\(step), code sent to \(issued.publicParameters["destination"] ?? "?")"
         }
@@ -107,6 +113,15 @@ public struct TriggerResult: Sendable {
     public let event: AuthChallengeEvent
     /// One line saying what was decided, safe to log: it never holds a code, answer or secret.
     public let summary: String
+    /// A line for a WARN log, when the invocation met something an operator should hear of (e.g. a user without a
+    /// usable address).
+    public let warning: String?
+
+    public init(event: AuthChallengeEvent, summary: String, warning: String? = nil) {
+        self.event = event
+        self.summary = summary
+        self.warning = warning
+    }
 
     /// The response event as compact JSON, ready for the Runtime API.
     public var responseBytes: [UInt8] { event.json.serialized() }
@@ -131,12 +146,20 @@ public enum TriggerError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The whole story, for the function's log only: it may name the user, the address or what a provider said.
     public var description: String {
         switch self {
         case .invalidEvent(let error): "\(error)"
         case .challengeNotCreated(let error): "\(error)"
-        case .deliveryFailed(let reason): "the code could not be delivered: \(reason)"
-        case .randomnessUnavailable: "the system random number generator failed; no code was issued"
+        case .deliveryFailed(let reason): "The code could not be delivered: \(reason)"
+        case .randomnessUnavailable: "The system random number generator failed; no code was issued."
         }
+    }
+
+    /// The message for Lambda's error report. Cognito passes it to the client that is signing in ("… failed with
+    /// error <message>"), who may not be the user, so it says nothing about the user or why: only a reference
+    /// that finds the detail in the log.
+    public static func publicMessage(reference: String) -> String {
+        "Sign-in could not continue (reference \(reference))."
     }
 }

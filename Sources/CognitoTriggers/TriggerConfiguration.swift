@@ -16,36 +16,72 @@ public struct TriggerConfiguration: Sendable {
     public let policy: ChallengePolicy
     public let delivery: Delivery
     public let captchas: [CaptchaEntry]
-    let secret: [UInt8]
+    /// Codes go only to addresses whose `email_verified` is `"true"` (`REQUIRE_VERIFIED_EMAIL`, true by default).
+    public let requireVerifiedEmail: Bool
+    /// The typical time a delivery takes before any has been measured (`DECOY_DELAY_MS`): unknown users' Creates
+    /// wait about this long until real deliveries have been timed.
+    public let typicalDeliveryTime: Duration
+    /// Settings that work but deserve a warning at every start (e.g. a CAPTCHA-only flow allowed for a demo).
+    public let startupWarnings: [String]
+    let keys: ChallengeKeys
 
     public static let defaultOutboxPath = "/tmp/cognito-challenge-outbox.jsonl"
 
     /// Reads the configuration; every problem is reported with the variable to fix.
     public init(environment: [String: String]) throws(ConfigurationError) {
-        flow = try SignInFlow(parsing: environment["CHALLENGE_FLOW"] ?? "email-code")
+        func value(_ variable: String) -> String? {
+            environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        flow = try SignInFlow(parsing: value("CHALLENGE_FLOW") ?? "email-code")
+        var warnings: [String] = []
+        let allowsCaptchaOnly = try Self.boolean("ALLOW_CAPTCHA_ONLY_SIGN_IN", in: environment, default: false)
+        if !flow.provesIdentity {
+            let risk = "a CAPTCHA proves that a human is there, not who it is, so this flow signs in anyone who knows a user name and solves one"
+            guard allowsCaptchaOnly else {
+                throw .refused(
+                    variable: "CHALLENGE_FLOW", value: flow.description,
+                    reason: "\(risk); put the CAPTCHA in front of a step that proves identity (e.g. \"captcha-email-code\"), or set ALLOW_CAPTCHA_ONLY_SIGN_IN=true for a demo")
+            }
+            warnings.append("CHALLENGE_FLOW=\"\(flow)\" proves no identity: \(risk) (allowed by ALLOW_CAPTCHA_ONLY_SIGN_IN=true; never deploy it)")
+        }
+        startupWarnings = warnings
         policy = try ChallengePolicy(
             codeLength: try Self.integer("CODE_LENGTH", in: environment, default: 6),
             maxAttempts: try Self.integer("MAX_ATTEMPTS", in: environment, default: 3),
             validitySeconds: try Self.integer("CODE_TTL_SECONDS", in: environment, default: 180))
-        guard let secret = environment["CODE_HASH_SECRET"], !secret.isEmpty else {
+        guard let secret = value("CODE_HASH_SECRET") else {
             throw .missing(
                 variable: "CODE_HASH_SECRET",
                 hint: "set it to at least 32 bytes of random text (e.g. `openssl rand -hex 32`); it keys the answer hashes")
         }
-        self.secret = Array(secret.utf8)
-        switch environment["CODE_DELIVERY"] ?? "outbox" {
+        keys = try ChallengeKeys(
+            current: Array(secret.utf8), previous: value("CODE_HASH_SECRET_PREVIOUS").map { Array($0.utf8) },
+            decoy: value("DECOY_MASK_SECRET").map { Array($0.utf8) })
+        requireVerifiedEmail = try Self.boolean("REQUIRE_VERIFIED_EMAIL", in: environment, default: true)
+        switch value("CODE_DELIVERY") {
+        case nil:
+            throw .missing(
+                variable: "CODE_DELIVERY",
+                hint: "set it to \"ses\" to email codes through Amazon SES, or to \"outbox\" for local development (codes are written to a file and never sent)")
         case "outbox":
-            delivery = .outbox(path: environment["OUTBOX_PATH"] ?? Self.defaultOutboxPath)
+            delivery = .outbox(path: value("OUTBOX_PATH") ?? Self.defaultOutboxPath)
         case "ses":
             do {
                 delivery = .ses(try SESConfiguration(environment: environment))
             } catch {
                 throw .delivery(variable: error.variable, problem: error.problem)
             }
-        case let other:
-            throw .invalid(variable: "CODE_DELIVERY", value: other, expected: "outbox or ses")
+        case let other?:
+            throw .invalid(variable: "CODE_DELIVERY", value: other, expected: "\"ses\" or \"outbox\"")
         }
-        if let catalogPath = environment["CAPTCHA_CATALOG"], !catalogPath.isEmpty {
+        let deliversByEmail = if case .ses = delivery { true } else { false }
+        let typicalMilliseconds = try Self.integer("DECOY_DELAY_MS", in: environment, default: deliversByEmail ? 150 : 1)
+        guard (0...4000).contains(typicalMilliseconds) else {
+            throw .invalid(
+                variable: "DECOY_DELAY_MS", value: String(typicalMilliseconds), expected: "a whole number of milliseconds from 0 to 4000")
+        }
+        typicalDeliveryTime = .milliseconds(typicalMilliseconds)
+        if let catalogPath = value("CAPTCHA_CATALOG") {
             captchas = try CaptchaCatalog.load(path: catalogPath)
         } else {
             captchas = []
@@ -54,7 +90,17 @@ public struct TriggerConfiguration: Sendable {
 
     /// The decision engine this configuration describes.
     public func makeEngine() throws(ConfigurationError) -> ChallengeFlowEngine {
-        try ChallengeFlowEngine(flow: flow, policy: policy, secret: secret, captchas: captchas)
+        try ChallengeFlowEngine(
+            flow: flow, policy: policy, keys: keys, captchas: captchas, requireVerifiedEmail: requireVerifiedEmail)
+    }
+
+    private static func boolean(_ variable: String, in environment: [String: String], default value: Bool) throws(ConfigurationError) -> Bool {
+        switch environment[variable] {
+        case nil, "": return value
+        case "true": return true
+        case "false": return false
+        case let text?: throw .invalid(variable: variable, value: text, expected: "\"true\" or \"false\"")
+        }
     }
 
     private static func integer(_ variable: String, in environment: [String: String], default value: Int) throws(ConfigurationError) -> Int {

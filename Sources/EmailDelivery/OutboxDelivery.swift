@@ -9,7 +9,8 @@ import LosslessJSON
 
 /// Delivers codes to a local file, one JSON line per message: the inbox of local development and tests.
 ///
-/// The file holds codes in plain text by design, like a mailbox; it is created readable by its owner only.
+/// The file holds codes in plain text by design, like a mailbox: it is created readable by its owner only, and an
+/// existing file that is a link, belongs to another user or is open to others is refused.
 public final class OutboxDelivery: CodeDelivery {
     public let path: String
     private let clock: @Sendable () -> Int64
@@ -27,7 +28,7 @@ public final class OutboxDelivery: CodeDelivery {
             "validForSeconds": .number(JSONNumber(message.validForSeconds)),
             "sentAt": .number(JSONNumber(Int(clock()))),
         ]
-        try LocalFile.append(line.serialized() + [UInt8(ascii: "\n")], to: path)
+        try LocalFile.appendPrivately(line.serialized() + [UInt8(ascii: "\n")], to: path)
     }
 
     /// One message found in an outbox file.

@@ -63,7 +63,7 @@ public final class SESCodeDelivery: CodeDelivery {
             guard failure.isRetryable, attempts == 1, deadline - clock.now - pause >= Self.minimumRetryTime else {
                 throw .rejected(failure, attempts: attempts)
             }
-            Self.sleep(pause)
+            Pause.sleep(pause)
         }
     }
 
@@ -90,14 +90,6 @@ public final class SESCodeDelivery: CodeDelivery {
             method: .post, url: configuration.endpoint.baseURL + path,
             headers: signed.headers.map { HTTPHeader($0.name, $0.value) }, body: body,
             connectTimeout: configuration.connectTimeout, totalTimeout: configuration.timeBudget)
-    }
-
-    private static func sleep(_ duration: Duration) {
-        var remaining = timespec(tv_sec: Int(duration.components.seconds), tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
-        var unslept = timespec()
-        while nanosleep(&remaining, &unslept) != 0 && errno == EINTR {
-            remaining = unslept
-        }
     }
 }
 

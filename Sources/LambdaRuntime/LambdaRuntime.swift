@@ -20,8 +20,9 @@ public enum RuntimeExit: Sendable, Equatable {
 /// The Lambda custom-runtime loop: fetch an invocation, hand its bytes to the handler, send back the answer.
 public enum LambdaRuntime {
     /// Reads the environment, builds the handler, serves invocations until SIGTERM or until the Runtime API fails,
-    /// then exits (0 after SIGTERM, 1 otherwise). An error thrown by `makeHandler` is reported with `init/error`.
-    public static func run<Handler: LambdaHandler>(makeHandler: () throws -> Handler) -> Never {
+    /// then exits (0 after SIGTERM, 1 otherwise). `makeHandler` gets the runtime's logger (for start-up lines); an
+    /// error it throws is reported with `init/error`.
+    public static func run<Handler: LambdaHandler>(makeHandler: (LambdaLogger) throws -> Handler) -> Never {
         let configuration: RuntimeConfiguration
         do {
             configuration = try RuntimeConfiguration.fromEnvironment()
@@ -40,7 +41,7 @@ public enum LambdaRuntime {
 
     /// Builds the handler and serves invocations with this configuration; returns why it stopped instead of exiting.
     public static func serve<Handler: LambdaHandler>(
-        configuration: RuntimeConfiguration, makeHandler: () throws -> Handler
+        configuration: RuntimeConfiguration, makeHandler: (LambdaLogger) throws -> Handler
     ) -> RuntimeExit {
         let client: RuntimeAPIClient
         do {
@@ -50,7 +51,7 @@ public enum LambdaRuntime {
         }
         let handler: Handler
         do {
-            handler = try makeHandler()
+            handler = try makeHandler(configuration.logger)
         } catch {
             let report = ErrorReport(error)
             let reason = "initialization failed: \(report.errorType): \(report.errorMessage)"

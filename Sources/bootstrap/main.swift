@@ -9,10 +9,13 @@ struct CognitoTriggerFunction: LambdaHandler {
     func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
         do {
             let result = try triggers.handle(event)
+            if let warning = result.warning { context.logger.warn(warning) }
             context.logger.info(result.summary)
             return result.responseBytes
         } catch {
-            throw FunctionError(errorType: error.errorType, description: "\(error)")
+            // The detail stays in the log; Cognito shows the error message to whoever is signing in.
+            context.logger.error("\(error.errorType): \(error)")
+            throw FunctionError(errorType: error.errorType, description: TriggerError.publicMessage(reference: context.requestID))
         }
     }
 }
@@ -23,9 +26,10 @@ struct FunctionError: LambdaReportableError, CustomStringConvertible {
     let description: String
 }
 
-LambdaRuntime.run {
+LambdaRuntime.run { logger in
     do {
         let configuration = try TriggerConfiguration(environment: ProcessEnvironment.variables())
+        for warning in configuration.startupWarnings { logger.warn(warning) }
         return CognitoTriggerFunction(triggers: try CognitoTriggerHandler(configuration: configuration))
     } catch {
         throw FunctionError(errorType: "Runtime.InvalidConfiguration", description: "\(error)")

@@ -33,7 +33,7 @@ enum EchoFailure: Error, CustomStringConvertible {
     }
 }
 
-LambdaRuntime.run {
+LambdaRuntime.run { _ in
     if let flag = getenv("ECHO_FAIL_INIT"), String(cString: flag) == "1" { throw EchoFailure.initializationAsked }
     return EchoHandler()
 }

@@ -30,7 +30,7 @@ struct Workload {
         return Workload(
             name: "bootstrap", path: path,
             environment: [
-                "CODE_HASH_SECRET": "runtime-benchmark-secret-0123456789abcdef", "OUTBOX_PATH": outbox,
+                "CODE_HASH_SECRET": "runtime-benchmark-secret-0123456789abcdef", "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outbox,
                 "CHALLENGE_FLOW": "email-code",
             ],
             firstEvent: JSONValue.object(create).serialized(),

@@ -21,7 +21,7 @@ import Testing
         let bootstrap = try BootstrapProcess(
             "bootstrap", runtimeAPI: address,
             environment: [
-                "CHALLENGE_FLOW": "email-code", "CODE_HASH_SECRET": Self.secret, "OUTBOX_PATH": outbox,
+                "CHALLENGE_FLOW": "email-code", "CODE_HASH_SECRET": Self.secret, "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outbox,
                 "AWS_LAMBDA_LOG_FORMAT": "JSON",
             ])
 
@@ -64,7 +64,7 @@ import Testing
         let address = try await emulator.start()
         let bootstrap = try BootstrapProcess(
             "bootstrap", runtimeAPI: address,
-            environment: ["CODE_HASH_SECRET": Self.secret, "OUTBOX_PATH": Self.outboxPath()])
+            environment: ["CODE_HASH_SECRET": Self.secret, "CODE_DELIVERY": "outbox", "OUTBOX_PATH": Self.outboxPath()])
 
         guard case .functionError(let malformed) = try await invoke(emulator, Array("{\"version\": ".utf8)) else {
             Issue.record("malformed JSON should be a function error"); return
@@ -77,7 +77,10 @@ import Testing
         #expect(unknownTrigger.errorType == "Function.UnknownTriggerSource")
         let report = try #require(try JSONValue(parsing: unknownTrigger.body).objectValue)
         #expect(report["errorType"] == "Function.UnknownTriggerSource")
-        #expect(report["errorMessage"]?.stringValue?.contains("triggerSource") == true)
+        // The client signing in sees only a reference; the detail is in the function's log under that reference.
+        let message = try #require(report["errorMessage"]?.stringValue)
+        let reference = try #require(message.wholeMatch(of: /Sign-in could not continue \(reference ([0-9a-f-]+)\)\./)?.1)
+        #expect(!message.contains("PreSignUp_SignUp"))
 
         guard case .response = try await invoke(emulator, try sampleEvent("email-code/01-define-start.json")) else {
             Issue.record("the loop should serve the next event"); return
@@ -85,6 +88,9 @@ import Testing
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
         try await emulator.shutdown()
+        let log = bootstrap.standardError()
+        #expect(log.contains("\(reference)\tERROR\tFunction.UnknownTriggerSource: "), "\(log)")
+        #expect(log.contains("PreSignUp_SignUp"))
     }
 
     @Test func aBadConfigurationIsAnInitErrorAndExitStatus1() async throws {
@@ -103,7 +109,7 @@ import Testing
 
     @Test func endsWithStatus1AndAClearMessageWhenTheRuntimeAPIIsDown() async throws {
         let bootstrap = try BootstrapProcess(
-            "bootstrap", runtimeAPI: "127.0.0.1:1", environment: ["CODE_HASH_SECRET": Self.secret])
+            "bootstrap", runtimeAPI: "127.0.0.1:1", environment: ["CODE_HASH_SECRET": Self.secret, "CODE_DELIVERY": "outbox"])
         #expect(try await bootstrap.exitStatus() == 1)
         #expect(bootstrap.standardError().contains("the Runtime API at 127.0.0.1:1 cannot be reached"))
     }
@@ -112,7 +118,7 @@ import Testing
         let emulator = RuntimeAPIEmulator()
         let address = try await emulator.start()
         let bootstrap = try BootstrapProcess(
-            "bootstrap", runtimeAPI: address, environment: ["CODE_HASH_SECRET": Self.secret])
+            "bootstrap", runtimeAPI: address, environment: ["CODE_HASH_SECRET": Self.secret, "CODE_DELIVERY": "outbox"])
         guard case .ready = try await emulator.runtimeStart() else {
             Issue.record("the bootstrap should ask for an invocation"); return
         }

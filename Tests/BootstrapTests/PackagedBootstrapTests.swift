@@ -35,7 +35,7 @@ import Testing
         let bootstrap = try BootstrapProcess(
             path: "/usr/sbin/chroot", arguments: [root.path, "/var/task/bootstrap"], runtimeAPI: address,
             environment: [
-                "CHALLENGE_FLOW": "captcha-email-code", "CODE_HASH_SECRET": BootstrapProcessTests.secret,
+                "CHALLENGE_FLOW": "captcha-email-code", "CODE_HASH_SECRET": BootstrapProcessTests.secret, "CODE_DELIVERY": "outbox",
                 "OUTBOX_PATH": "/tmp/outbox.jsonl", "CAPTCHA_CATALOG": "/var/task/captcha-catalog.json",
                 "LAMBDA_TASK_ROOT": "/var/task",
             ])

@@ -9,11 +9,12 @@ struct CreateTests {
 
     private func issue(
         _ flow: String = "email-code", session: [SessionEntry] = [], codeLength: Int = 6, seed: UInt64 = 1,
-        email: String? = Fixture.janeEmail, userNotFound: Bool = false, user: UserIdentity = Fixture.jane,
-        now: Int64 = Fixture.now
+        email: String? = Fixture.janeEmail, emailVerified: String? = "true", userNotFound: Bool = false,
+        user: UserIdentity = Fixture.jane, now: Int64 = Fixture.now
     ) throws -> IssuedChallenge {
         try Fixture.engine(flow, codeLength: codeLength, seed: seed).create(
-            Requests.create(session, email: email, userNotFound: userNotFound), user: user, now: now)
+            Requests.create(session, email: email, emailVerified: emailVerified, userNotFound: userNotFound), user: user,
+            now: now)
     }
 
     @Test("the code has the configured number of digits, and nothing else", arguments: [6, 10])
@@ -46,7 +47,10 @@ struct CreateTests {
         #expect(issued.kind == .emailCode)
         #expect(issued.reusedEarlierCode == false)
         #expect(issued.seal == ChallengeSeal(
-            kind: .emailCode, stepIndex: 0, expiresAt: Fixture.now + 180, answerHash: issued.seal.answerHash))
+            kind: .emailCode, stepIndex: 0, expiresAt: Fixture.now + 180, answerHash: issued.seal.answerHash,
+            keyID: issued.seal.keyID))
+        #expect(issued.seal.keyID?.count == 8)
+        #expect(issued.response.privateChallengeParameters?["keyId"] == issued.seal.keyID)
     }
 
     @Test("public parameters hold no code, no hash and no secret")
@@ -196,7 +200,7 @@ struct CreateTests {
         #expect(destination.wholeMatch(of: shape) != nil, "\(destination)")
         #expect(try #require(real.publicParameters["destination"]).wholeMatch(of: shape) != nil)
         #expect(Set(decoy.response.privateChallengeParameters?.keys ?? [:].keys) == Set(real.response.privateChallengeParameters?.keys ?? [:].keys))
-        #expect(decoy.response.challengeMetadata?.split(separator: ":").count == 4)
+        #expect(decoy.response.challengeMetadata?.split(separator: ":").count == 5)
     }
 
     @Test("an unknown user's decoy destination is the same on every call")
@@ -226,12 +230,39 @@ struct CreateTests {
         #expect(decoy.response.privateChallengeParameters?["answerHash"]?.count == 64)
     }
 
-    @Test("a real user without an email address cannot get a code", arguments: [nil, ""] as [String?])
-    func noEmail(email: String?) throws {
-        let error = try #require(throws: CreateChallengeError.self) { try issue(email: email) }
-        #expect(error == .noEmailAddress(userName: "jane"))
-        #expect(error.description.contains("jane"))
-        #expect(error.description.contains("email"))
+    @Test(
+        "a real user without a usable address gets exactly an unknown user's challenge, and nothing is sent",
+        arguments: [(nil, "true"), ("", "true"), (Fixture.janeEmail, nil), (Fixture.janeEmail, "false"), (Fixture.janeEmail, "TRUE")]
+            as [(String?, String?)])
+    func noUsableAddress(email: String?, verified: String?) throws {
+        let withheld = try issue(email: email, emailVerified: verified)
+        let unknown = try issue(email: nil, userNotFound: true)
+        #expect(withheld.delivery == nil)
+        #expect(withheld.unusableAddress == (email?.isEmpty ?? true ? .noEmail : .notVerified))
+        #expect(withheld.publicParameters == unknown.publicParameters)
+        #expect(Set(withheld.response.privateChallengeParameters?.keys ?? [:].keys)
+            == Set(unknown.response.privateChallengeParameters?.keys ?? [:].keys))
+        #expect(!"\(withheld)".contains("jane.doe"))
+    }
+
+    @Test("an unverified address receives codes when REQUIRE_VERIFIED_EMAIL is off")
+    func unverifiedAllowed() throws {
+        let engine = try ChallengeFlowEngine(
+            flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(), keys: ChallengeKeys(current: Fixture.secret),
+            requireVerifiedEmail: false, random: SeededRandom(seed: 1))
+        let issued = try engine.create(
+            Requests.create([], emailVerified: "false"), user: Fixture.jane, now: Fixture.now)
+        #expect(issued.delivery?.recipient == Fixture.janeEmail)
+        #expect(issued.unusableAddress == nil)
+    }
+
+    @Test("masks are lower case for real and unknown users alike, whatever case was typed")
+    func masksIgnoreCase() throws {
+        let real = try issue(email: "Jane.Doe@Example.COM")
+        let typed = UserIdentity(userPoolId: Fixture.jane.userPoolId, userName: "Ghost.User@Example.COM")
+        let unknown = try issue(email: nil, userNotFound: true, user: typed)
+        #expect(real.publicParameters["destination"] == "j***@e***.com")
+        #expect(unknown.publicParameters["destination"] == "g***@e***.com")
     }
 
     @Test("Create when no custom challenge is due is an error", arguments: [
@@ -245,7 +276,8 @@ struct CreateTests {
     func noCustomStepDue(flow: String, session: [SessionEntry], progress: FlowProgress) throws {
         let error = try #require(throws: CreateChallengeError.self) { try issue(flow, session: session) }
         #expect(error == .noCustomStepDue(progress))
-        #expect(error.description.contains("no custom challenge is due"))
+        #expect(error.description.hasPrefix("No custom challenge is due"))
+        #expect(!error.description.contains("failed("), "no internal enum text: \(error)")
     }
 
     @Test("Create for anything but CUSTOM_CHALLENGE is an error")

@@ -194,7 +194,9 @@ struct DefineTests {
     func descriptions() {
         #expect(DefineDecision.present(.customChallenge).description == "next challenge CUSTOM_CHALLENGE")
         #expect(DefineDecision.issueTokens.description == "issue tokens")
-        #expect(DefineDecision.fail(.tooManyWrongAnswers(.captcha)).description == "fail authentication (too many wrong answers to CAPTCHA)")
-        #expect(FlowFailure.unexpectedChallenge(.srpA, position: 2).description == "unexpected SRP_A at session position 2")
+        #expect(DefineDecision.fail(.tooManyWrongAnswers(.captcha)).description == #"fail authentication (too many wrong answers to "CAPTCHA")"#)
+        #expect(FlowFailure.unexpectedChallenge(.srpA, position: 2).description == #""SRP_A" was not expected at session position 2"#)
+        #expect(FlowProgress.failed(.unexpectedChallenge(.passwordVerifier, position: 0)).description
+            == #"the sign-in has failed: "PASSWORD_VERIFIER" was not expected at session position 0"#)
     }
 }

@@ -48,32 +48,34 @@ enum Requests {
     }
 
     static func create(
-        _ session: [SessionEntry], email: String? = Fixture.janeEmail, userNotFound: Bool = false,
-        challengeName: ChallengeName = .customChallenge
+        _ session: [SessionEntry], email: String? = Fixture.janeEmail, emailVerified: String? = "true",
+        userNotFound: Bool = false, challengeName: ChallengeName = .customChallenge
     ) throws -> CreateAuthChallengeRequest {
         try CreateAuthChallengeRequest(
             json: [
-                "userAttributes": attributes(email: email, userNotFound: userNotFound),
+                "userAttributes": attributes(email: email, emailVerified: emailVerified, userNotFound: userNotFound),
                 "challengeName": .string(challengeName.rawValue), "session": .array(session.map(\.json)),
                 "userNotFound": .bool(userNotFound),
             ], path: "$.request")
     }
 
     static func verify(
-        _ privateParameters: [String: String], answer: String, userNotFound: Bool = false
+        _ privateParameters: [String: String], answer: String, email: String? = Fixture.janeEmail,
+        emailVerified: String? = "true", userNotFound: Bool = false
     ) throws -> VerifyAuthChallengeResponseRequest {
         try VerifyAuthChallengeResponseRequest(
             json: [
-                "userAttributes": attributes(email: Fixture.janeEmail, userNotFound: userNotFound),
+                "userAttributes": attributes(email: email, emailVerified: emailVerified, userNotFound: userNotFound),
                 "privateChallengeParameters": .object(JSONObject(privateParameters.map { ($0.key, .string($0.value)) })),
                 "challengeAnswer": .string(answer), "userNotFound": .bool(userNotFound),
             ], path: "$.request")
     }
 
     /// Cognito sends no attributes for a user that does not exist.
-    private static func attributes(email: String?, userNotFound: Bool) -> JSONValue {
+    private static func attributes(email: String?, emailVerified: String? = "true", userNotFound: Bool) -> JSONValue {
         guard !userNotFound else { return .object(JSONObject()) }
-        var members: [(String, JSONValue)] = [("sub", "5f1c7e2a"), ("email_verified", "true")]
+        var members: [(String, JSONValue)] = [("sub", "5f1c7e2a")]
+        if let emailVerified { members.append(("email_verified", .string(emailVerified))) }
         if let email { members.append(("email", .string(email))) }
         return .object(JSONObject(members))
     }
@@ -91,7 +93,7 @@ extension SessionEntry {
         -> SessionEntry
     {
         let seal = ChallengeSeal(
-            kind: kind, stepIndex: step, expiresAt: expiresAt, answerHash: [UInt8](repeating: 0xA5, count: 32))
+            kind: kind, stepIndex: step, expiresAt: expiresAt, answerHash: [UInt8](repeating: 0xA5, count: 32), keyID: "0a1b2c3d")
         return SessionEntry(challengeName: .customChallenge, challengeResult: correct, challengeMetadata: seal.metadata)
     }
 }

@@ -145,7 +145,7 @@ struct FlowWalkTests {
     }
 
     @Test("an unknown user walks every step like a real one, is sent nothing, and never signs in", arguments: [
-        ("email-code", ChallengeKind.emailCode), ("srp-email-code", .emailCode), ("captcha-email-code", .captcha),
+        ("email-code", ChallengeKind.emailCode), ("srp-email-code", .emailCode), ("captcha-email-code", .emailCode),
     ])
     func userNotFound(flow: String, failingStep: ChallengeKind) throws {
         let (decision, driver) = try walk(flow, answers: [.right, .right, .right, .right]) {
@@ -155,5 +155,50 @@ struct FlowWalkTests {
         #expect(decision == .fail(.tooManyWrongAnswers(failingStep)))
         #expect(driver.sent.isEmpty)
         #expect(driver.steps.filter { $0 == .verify(.unknownUser) }.count == 3)
+    }
+
+    @Test("a real and an unknown user through captcha+email-code get the same decisions, parameters and outcomes")
+    func realAndUnknownAlike() throws {
+        let script: [CognitoDriver.Answer] = [.wrong, .right, .wrong, .wrong, .wrong]
+        let (realDecision, real) = try walk("captcha-email-code", answers: script)
+        let (unknownDecision, unknown) = try walk("captcha-email-code", answers: script) {
+            $0.userNotFound = true
+            $0.user = UserIdentity(userPoolId: Fixture.jane.userPoolId, userName: "ghost")
+        }
+        #expect(realDecision == .fail(.tooManyWrongAnswers(.emailCode)))
+        #expect(unknownDecision == realDecision)
+
+        // What Cognito (and so the client) can see of each step: Define's answer, the challenge's kind and public
+        // parameters, and whether the answer was right. Only the destination may differ, in value, not in form.
+        func visible(_ driver: CognitoDriver) -> [String] {
+            zip(driver.steps, driver.steps.indices).map { step, _ in
+                switch step {
+                case .define(let decision): "define \(decision.response)"
+                case .passwordVerifier(let correct): "password \(correct)"
+                case .create(let kind, _): "create \(kind)"
+                case .verify(let outcome): "verify \(outcome.isCorrect)"
+                }
+            }
+        }
+        #expect(visible(real) == visible(unknown))
+        let realChallenges = real.produced.compactMap { $0 as? IssuedChallenge }
+        let unknownChallenges = unknown.produced.compactMap { $0 as? IssuedChallenge }
+        #expect(realChallenges.count == 5)
+        #expect(realChallenges.count == unknownChallenges.count)
+        let shape = /[a-z]\*\*\*@[a-z]\*\*\*\.[a-z]+/
+        for (mine, theirs) in zip(realChallenges, unknownChallenges) {
+            #expect(Set(mine.publicParameters.keys) == Set(theirs.publicParameters.keys))
+            for (key, value) in mine.publicParameters where key != "destination" {
+                #expect(theirs.publicParameters[key] == value, "\(key)")
+            }
+            if let destination = theirs.publicParameters["destination"] {
+                #expect(destination.wholeMatch(of: shape) != nil, "\(destination)")
+            }
+            #expect(Set(mine.response.privateChallengeParameters?.keys ?? [:].keys)
+                == Set(theirs.response.privateChallengeParameters?.keys ?? [:].keys))
+        }
+        // The CAPTCHA was judged on its answer for the unknown user too: a right one moved on to the code.
+        #expect(unknown.steps.contains(.create(.emailCode, sent: false)))
+        #expect(unknown.sent.isEmpty)
     }
 }

@@ -19,12 +19,41 @@ struct SecretHandlingTests {
         #expect(!String(reflecting: error).contains("short-secret"))
     }
 
-    @Test("a 32-byte secret is accepted")
+    @Test("a 32-byte secret of varied bytes is accepted")
     func thirtyTwoBytes() throws {
         let engine = try ChallengeFlowEngine(
-            flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(), secret: [UInt8](repeating: 7, count: 32))
+            flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(), secret: Array(0..<32))
         #expect(engine.flow.description == "email-code")
-        #expect(ChallengeFlowEngine.minimumSecretLength == 32)
+        #expect(ChallengeKeys.minimumLength == 32)
+    }
+
+    @Test("a long secret with too little variety is refused, naming the variable, not the value", arguments: [
+        String(repeating: "a", count: 32), String(repeating: "ab", count: 32), String(repeating: "0123456789", count: 4),
+    ])
+    func secretWithoutVariety(secret: String) throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try ChallengeKeys(current: Array(secret.utf8))
+        }
+        #expect(error.description.hasPrefix("CODE_HASH_SECRET=\"(not shown)\" is refused"))
+        #expect(error.description.contains("different characters"))
+        #expect(!error.description.contains(secret))
+    }
+
+    @Test("hex secrets from `openssl rand -hex 32` pass the variety check")
+    func hexSecretsPass() throws {
+        let random = SeededRandom(seed: 9)
+        for _ in 0..<500 {
+            let hex = Hex.encode(try random.bytes(count: 32))
+            _ = try ChallengeKeys(current: Array(hex.utf8))
+        }
+    }
+
+    @Test("the previous secret must differ from the current one")
+    func previousEqualsCurrent() throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try ChallengeKeys(current: Fixture.secret, previous: Fixture.secret)
+        }
+        #expect(error.description.hasPrefix("CODE_HASH_SECRET_PREVIOUS="))
     }
 
     @Test("a flow with a CAPTCHA step needs a catalog", arguments: ["captcha", "captcha-email-code", "srp+email-code+captcha"])
@@ -54,7 +83,7 @@ struct SecretHandlingTests {
         values += driver.steps.map { $0 as Any }
         values.append(FlowProgress(session: driver.session.dropLast(), flow: driver.engine.flow, policy: driver.engine.policy))
         values.append(CreateChallengeError.noCustomStepDue(.failed(.tooManyWrongAnswers(.emailCode))))
-        values.append(CreateChallengeError.noEmailAddress(userName: "jane"))
+        values.append(try ChallengeKeys(current: Fixture.secret))
         #expect(values.count > 10)
         for value in values {
             var dumped = ""

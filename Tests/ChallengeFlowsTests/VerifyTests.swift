@@ -125,12 +125,41 @@ struct VerifyTests {
         #expect(try verify(code, parameters: extended, now: issued.seal.expiresAt + 10) == .wrong)
     }
 
-    @Test("a seal made with another secret does not verify")
+    static let otherSecret = Array("another-secret-of-more-than-32-bytes!".utf8)
+
+    @Test("a seal made with a key that is not configured does not verify, with or without its key id")
     func otherSecret() throws {
         let otherEngine = try ChallengeFlowEngine(
-            flow: engine.flow, policy: engine.policy, secret: Array("another-secret-of-more-than-32-bytes!".utf8),
+            flow: engine.flow, policy: engine.policy, secret: Self.otherSecret, random: SeededRandom(seed: 1))
+        #expect(try verify(code, engine: otherEngine) == .retiredKey)
+        var withoutKeyID = issued.seal.privateParameters
+        withoutKeyID["keyId"] = nil
+        #expect(try verify(code, parameters: withoutKeyID, engine: otherEngine) == .wrong)
+    }
+
+    @Test("during a rotation, seals of the previous key still verify; after it they are refused")
+    func rotation() throws {
+        let rotated = try ChallengeFlowEngine(
+            flow: engine.flow, policy: engine.policy,
+            keys: ChallengeKeys(current: Self.otherSecret, previous: Fixture.secret), random: SeededRandom(seed: 1))
+        #expect(try verify(code, engine: rotated) == .correct)
+        #expect(try verify(Fixture.wrongCode(for: code), engine: rotated) == .wrong)
+        var forgedKeyID = issued.seal.privateParameters
+        forgedKeyID["keyId"] = "00000000"
+        #expect(try verify(code, parameters: forgedKeyID, engine: rotated) == .retiredKey)
+
+        let afterRotation = try ChallengeFlowEngine(
+            flow: engine.flow, policy: engine.policy, keys: ChallengeKeys(current: Self.otherSecret),
             random: SeededRandom(seed: 1))
-        #expect(try verify(code, engine: otherEngine) == .wrong)
+        #expect(try verify(code, engine: afterRotation) == .retiredKey)
+    }
+
+    @Test("a code answered by a user whose address is unusable never verifies, even when right")
+    func unusableAddress() throws {
+        let request = try Requests.verify(issued.seal.privateParameters, answer: code, emailVerified: "false")
+        #expect(engine.verify(request, user: Fixture.jane, now: Fixture.now) == .unusableAddress(.notVerified))
+        let noEmail = try Requests.verify(issued.seal.privateParameters, answer: code, email: nil)
+        #expect(engine.verify(noEmail, user: Fixture.jane, now: Fixture.now) == .unusableAddress(.noEmail))
     }
 
     @Test("upper-case hex in the parameters reads as the same seal")

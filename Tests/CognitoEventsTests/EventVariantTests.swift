@@ -124,7 +124,7 @@ struct EventVariantTests {
         var event = try DefineAuthChallengeEvent(parsing: EventText.bytes(text + "}"))
         #expect(event.response == DefineAuthChallengeResponse())
         event.response.failAuthentication = true
-        #expect(event.json.compactText == text + #","response":{"failAuthentication":true}}"#)
+        #expect(event.json.compactText == text + #","response":{"challengeName":null,"failAuthentication":true}}"#)
 
         let null = try DefineAuthChallengeEvent(parsing: EventText.bytes(text + #","response":null}"#))
         #expect(null.response == DefineAuthChallengeResponse())

@@ -41,12 +41,15 @@ struct CorpusEvent: CustomTestStringConvertible, Sendable {
         }
     }
 
-    /// The configuration a deployment of this event's flow would have.
+    /// The configuration a deployment of this event's flow would have, with the expectation's `environment`.
     func environment(outbox: String) -> [String: String] {
-        [
+        let extra = (expectation["environment"]?.objectValue ?? JSONObject()).compactMap { key, value in
+            value.stringValue.map { (key, $0) }
+        }
+        return [
             "CHALLENGE_FLOW": flow, "CODE_HASH_SECRET": Self.secret, "CAPTCHA_CATALOG": Self.captchaCatalog,
-            "OUTBOX_PATH": outbox,
-        ]
+            "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outbox,
+        ].merging(extra) { $1 }
     }
 }
 

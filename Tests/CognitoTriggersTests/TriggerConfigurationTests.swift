@@ -5,12 +5,46 @@ import Testing
 
 @Suite struct TriggerConfigurationTests {
     static let secret = CorpusEvent.secret
+    static let minimal = ["CODE_HASH_SECRET": secret, "CODE_DELIVERY": "outbox"]
 
-    @Test func defaultsNeedOnlyTheSecret() throws {
-        let configuration = try TriggerConfiguration(environment: ["CODE_HASH_SECRET": Self.secret])
+    @Test func defaultsNeedOnlyTheSecretAndTheDelivery() throws {
+        let configuration = try TriggerConfiguration(environment: Self.minimal)
         #expect(configuration.flow.description == "email-code")
         #expect(configuration.policy == (try ChallengePolicy(codeLength: 6, maxAttempts: 3, validitySeconds: 180)))
         #expect(configuration.delivery == .outbox(path: TriggerConfiguration.defaultOutboxPath))
+        #expect(configuration.requireVerifiedEmail)
+        #expect(configuration.startupWarnings.isEmpty)
+    }
+
+    @Test("a function with no CODE_DELIVERY does not start: it would write codes to /tmp and send nothing")
+    func deliveryMustBeExplicit() {
+        let error = #expect(throws: ConfigurationError.self) {
+            try TriggerConfiguration(environment: ["CODE_HASH_SECRET": Self.secret])
+        }
+        #expect(error?.description.hasPrefix("CODE_DELIVERY is not set") == true, "\(error?.description ?? "")")
+    }
+
+    @Test("a CAPTCHA-only flow is refused, naming the risk, unless allowed for a demo (then a warning at every start)")
+    func captchaOnlyFlow() throws {
+        let environment = Self.minimal.merging(["CHALLENGE_FLOW": "captcha", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog]) { $1 }
+        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        #expect(error?.description.hasPrefix(#"CHALLENGE_FLOW="captcha" is refused"#) == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("anyone who knows a user name") == true)
+        #expect(error?.description.contains("ALLOW_CAPTCHA_ONLY_SIGN_IN=true") == true)
+        for flow in ["captcha+captcha", " CAPTCHA "] {
+            #expect(throws: ConfigurationError.self) {
+                try TriggerConfiguration(environment: environment.merging(["CHALLENGE_FLOW": flow]) { $1 })
+            }
+        }
+
+        let allowed = try TriggerConfiguration(environment: environment.merging(["ALLOW_CAPTCHA_ONLY_SIGN_IN": "true"]) { $1 })
+        #expect(allowed.startupWarnings.count == 1)
+        #expect(allowed.startupWarnings.first?.contains("proves no identity") == true)
+        for flow in ["captcha-email-code", "srp+captcha", "captcha+email-code"] {
+            let proven = try TriggerConfiguration(
+                environment: environment.merging(["CHALLENGE_FLOW": flow]) { $1 })
+            #expect(proven.startupWarnings.isEmpty)
+        }
     }
 
     @Test(arguments: [
@@ -21,9 +55,14 @@ import Testing
         (["CODE_TTL_SECONDS": "5"], "CODE_TTL_SECONDS"),
         (["CODE_DELIVERY": "carrier-pigeon"], "CODE_DELIVERY"),
         (["CAPTCHA_CATALOG": "/nonexistent/catalog.json"], "CAPTCHA_CATALOG"),
+        (["REQUIRE_VERIFIED_EMAIL": "yes"], "REQUIRE_VERIFIED_EMAIL"),
+        (["ALLOW_CAPTCHA_ONLY_SIGN_IN": "1"], "ALLOW_CAPTCHA_ONLY_SIGN_IN"),
+        (["DECOY_DELAY_MS": "5000"], "DECOY_DELAY_MS"),
+        (["CODE_HASH_SECRET_PREVIOUS": String(repeating: "x", count: 40)], "CODE_HASH_SECRET_PREVIOUS"),
+        (["DECOY_MASK_SECRET": "short"], "DECOY_MASK_SECRET"),
     ])
     func invalidSettingNamesItsVariable(overrides: [String: String], variable: String) {
-        let environment = ["CODE_HASH_SECRET": Self.secret].merging(overrides) { $1 }
+        let environment = Self.minimal.merging(["CHALLENGE_FLOW": "captcha-email-code"]) { $1 }.merging(overrides) { $1 }
         let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
         #expect(error?.description.hasPrefix(variable) == true, "\(error?.description ?? "")")
     }
@@ -62,14 +101,16 @@ import Testing
 
     @Test func shortSecretIsRejectedWithoutEchoingIt() throws {
         let secret = "tooshort-but-secret"
-        let configuration = try TriggerConfiguration(environment: ["CODE_HASH_SECRET": secret])
-        let error = #expect(throws: ConfigurationError.self) { try CognitoTriggerHandler(configuration: configuration) }
+        let error = #expect(throws: ConfigurationError.self) {
+            try TriggerConfiguration(environment: ["CODE_HASH_SECRET": secret, "CODE_DELIVERY": "outbox"])
+        }
         #expect(error?.description.contains("CODE_HASH_SECRET") == true)
         #expect(error?.description.contains(secret) == false)
     }
 
     @Test func captchaFlowWithoutCatalogIsRejectedAtStartUp() throws {
-        let configuration = try TriggerConfiguration(environment: ["CODE_HASH_SECRET": Self.secret, "CHALLENGE_FLOW": "captcha"])
+        let configuration = try TriggerConfiguration(
+            environment: Self.minimal.merging(["CHALLENGE_FLOW": "captcha-email-code"]) { $1 })
         let error = #expect(throws: ConfigurationError.self) { try CognitoTriggerHandler(configuration: configuration) }
         #expect(error?.description.hasPrefix("CAPTCHA_CATALOG") == true)
     }
@@ -79,7 +120,7 @@ import Testing
         try Data(#"[{"imageURL": "https://example.com/a.png"}]"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let error = #expect(throws: ConfigurationError.self) {
-            try TriggerConfiguration(environment: ["CODE_HASH_SECRET": Self.secret, "CAPTCHA_CATALOG": file.path])
+            try TriggerConfiguration(environment: Self.minimal.merging(["CAPTCHA_CATALOG": file.path]) { $1 })
         }
         #expect(error?.description.contains("entry 0 needs string fields imageURL and answer") == true)
     }

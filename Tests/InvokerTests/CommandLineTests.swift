@@ -48,7 +48,7 @@ struct CommandLineTests {
         (["invoke", Repository.path("Events/invalid/not-json.json")], .invalidJSON, "is not valid JSON"),
         (["invoke", Repository.path("Events/invalid/unknown-trigger-source.json")], .unknownTrigger, "PreSignUp_SignUp"),
         (["invoke", "--flow", "sms", Repository.path("Events/email-code/01-define-start.json")], .invalidConfiguration, "CHALLENGE_FLOW"),
-        (["invoke", Repository.path("Events/email-code/16-create-without-email.json")], .functionError, "Function.ChallengeNotCreated"),
+        (["invoke", Repository.path("Events/invalid/create-when-no-challenge-is-due.json")], .functionError, "Function.ChallengeNotCreated"),
         (["invoke", "--bootstrap", "/nonexistent/bootstrap", Repository.path("Events/email-code/01-define-start.json")], .bootstrapDidNotStart, "no such file"),
     ])
     func errorClasses(arguments: [String], status: CommandExitStatus, message: String) async throws {
@@ -79,7 +79,7 @@ struct CommandLineTests {
 
     @Test("sign-in reads answers from standard input when there is no --answers")
     func signInFromStandardInput() async throws {
-        let result = try await Self.cognitoLocal(["sign-in", "--flow", "captcha"], input: "wrong\nwrong\nwrong\n")
+        let result = try await Self.cognitoLocal(["sign-in", "--flow", "captcha", "-e", "ALLOW_CAPTCHA_ONLY_SIGN_IN=true"], input: "wrong\nwrong\nwrong\n")
         #expect(result.status == CommandExitStatus.authenticationFailed.rawValue, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("CAPTCHA text › wrong"))
     }
@@ -98,10 +98,10 @@ struct CommandLineTests {
 
     @Test("generate-event output invokes through standard input")
     func generateThenInvoke() async throws {
-        let generated = try await Self.cognitoLocal(["generate-event", "--trigger", "verify", "--flow", "captcha"])
+        let generated = try await Self.cognitoLocal(["generate-event", "--trigger", "verify", "--flow", "captcha", "-e", "ALLOW_CAPTCHA_ONLY_SIGN_IN=true"])
         #expect(generated.status == 0, "\(generated.stderr)")
         #expect(generated.stderr.contains("right answer: "))
-        let invoked = try await Self.cognitoLocal(["invoke", "--raw", "--flow", "captcha", "-"], input: generated.stdout)
+        let invoked = try await Self.cognitoLocal(["invoke", "--raw", "--flow", "captcha", "-e", "ALLOW_CAPTCHA_ONLY_SIGN_IN=true", "-"], input: generated.stdout)
         #expect(invoked.status == 0, "\(invoked.stderr)")
         #expect(invoked.stdout.contains(#""answerCorrect":true"#))
     }

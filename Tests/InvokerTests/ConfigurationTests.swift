@@ -41,7 +41,9 @@ struct ConfigurationTests {
         defer { scratch.remove() }
         let file = try scratch.write("local.env", "MAX_ATTEMPTS=4\nCODE_LENGTH=8\n")
         let configuration = try LocalConfiguration(
-            processEnvironment: ["MAX_ATTEMPTS": "2", "CODE_TTL_SECONDS": "60", "CHALLENGE_FLOW": "captcha"],
+            processEnvironment: [
+                "MAX_ATTEMPTS": "2", "CODE_TTL_SECONDS": "60", "CHALLENGE_FLOW": "captcha", "ALLOW_CAPTCHA_ONLY_SIGN_IN": "true",
+            ],
             environmentFile: file, overrides: ["CODE_LENGTH": "9"])
         #expect(configuration.triggers.policy.maxAttempts == 4)
         #expect(configuration.triggers.policy.codeLength == 9)

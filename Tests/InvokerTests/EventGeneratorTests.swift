@@ -6,7 +6,7 @@ import Testing
 @Suite("generate-event")
 struct EventGeneratorTests {
     static func generator(flow: String, user: String = LocalDefaults.userName) throws -> (EventGenerator, LocalConfiguration) {
-        let configuration = try LocalConfiguration(processEnvironment: ["CHALLENGE_FLOW": flow, "OUTBOX_PATH": "/dev/null"])
+        let configuration = try LocalConfiguration(processEnvironment: ["CHALLENGE_FLOW": flow, "OUTBOX_PATH": "/dev/null", "ALLOW_CAPTCHA_ONLY_SIGN_IN": "true"])
         let identity = LocalUserTable.embedded.user(named: user)?.identity ?? .unknownUser(user)
         return (try EventGenerator(configuration: configuration, identity: identity), configuration)
     }
@@ -26,7 +26,7 @@ struct EventGeneratorTests {
         (EventGenerator.Step.password, 0, "next challenge PASSWORD_VERIFIER"),
         (.custom(1), 0, "next challenge CUSTOM_CHALLENGE"),
         (.custom(2), 2, "next challenge CUSTOM_CHALLENGE"),
-        (.custom(2), 3, "fail authentication (too many wrong answers to EMAIL_CODE)"),
+        (.custom(2), 3, #"fail authentication (too many wrong answers to "EMAIL_CODE")"#),
         (.done, 0, "issue tokens"),
     ])
     func defineSteps(step: EventGenerator.Step, wrong: Int, decision: String) async throws {

@@ -46,7 +46,7 @@ final class LoopThread: Sendable {
     init(address: String, makeHandler: @escaping @Sendable () throws -> ClosureHandler) {
         let configuration = RuntimeConfiguration(runtimeAPI: address, logger: LambdaLogger(minimumLevel: .fatal))
         let thread = Thread { [self] in
-            let result = LambdaRuntime.serve(configuration: configuration, makeHandler: makeHandler)
+            let result = LambdaRuntime.serve(configuration: configuration) { _ in try makeHandler() }
             ending.withLock { $0 = result }
         }
         thread.start()
