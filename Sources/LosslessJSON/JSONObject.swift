@@ -35,7 +35,17 @@ public struct JSONObject: Sendable, Sequence {
             return members[index].value
         }
         set {
-            if let index = position(of: key) {
+            if let newValue, positions != nil {
+                // One hash in the usual case, a new key: claim the position at the end, and give it back when the
+                // key was already there (a replacement keeps the member's place).
+                let exactKey = ExactKey(key)
+                if let existing = positions?.updateValue(members.count, forKey: exactKey) ?? nil {
+                    positions?[exactKey] = existing
+                    members[existing].value = newValue
+                } else {
+                    members.append((key, newValue))
+                }
+            } else if let index = position(of: key) {
                 if let newValue {
                     members[index].value = newValue
                 } else {
@@ -60,12 +70,11 @@ public struct JSONObject: Sendable, Sequence {
         return members.firstIndex { $0.key.hasSameUTF8(as: key) }
     }
 
-    /// Appends a key known to be absent.
+    /// Appends a key known to be absent to an object without an index, building the index if the object has grown
+    /// past `indexThreshold`.
     private mutating func appendMember(_ key: String, _ value: JSONValue) {
         members.append((key, value))
-        if positions != nil {
-            positions?[ExactKey(key)] = members.count - 1
-        } else if members.count > Self.indexThreshold {
+        if members.count > Self.indexThreshold {
             var index: [ExactKey: Int] = [:]
             index.reserveCapacity(members.count * 2)
             for (position, member) in members.enumerated() { index[ExactKey(member.key)] = position }
