@@ -49,23 +49,94 @@ public struct LambdaLogger: Sendable {
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
     public func fatal(_ message: @autoclosure () -> String) { log(.fatal, message()) }
 
-    /// One complete line, newline included.
+    /// One complete line, newline included: the only line break in it is the last byte, whatever the message
+    /// holds, so a message cannot forge a line of its own.
     func render(_ level: LogLevel, _ message: String, at time: Duration) -> [UInt8] {
         let timestamp = Timestamp.iso8601(time)
         switch format {
         case .text:
-            var line = timestamp
-            if let requestID { line += "\t" + requestID }
-            line += "\t" + level.name + "\t"
-            line += message.contains("\n") ? String(message.map { $0 == "\n" ? "\r" : $0 }) : message
-            return Array((line + "\n").utf8)
+            var line = Array(timestamp.utf8)
+            if let requestID {
+                line.append(UInt8(ascii: "\t"))
+                LineBreaks.appendEscaping(requestID, to: &line)
+            }
+            line.append(UInt8(ascii: "\t"))
+            line.append(contentsOf: level.name.utf8)
+            line.append(UInt8(ascii: "\t"))
+            LineBreaks.appendEscaping(message, to: &line)
+            line.append(UInt8(ascii: "\n"))
+            return line
         case .json:
             var fields: [(String, JSONValue)] = [
                 ("timestamp", .string(timestamp)), ("level", .string(level.name)), ("message", .string(message)),
             ]
             if let requestID { fields.append(("requestId", .string(requestID))) }
-            return JSONValue.object(JSONObject(fields)).serialized() + [UInt8(ascii: "\n")]
+            let record = JSONValue.object(JSONObject(fields)).serialized()
+            return LineBreaks.escapingUnicodeLineBreaks(inJSON: record) + [UInt8(ascii: "\n")]
         }
+    }
+}
+
+/// The characters a log reader may take for the end of a line: Swift's `Character.isNewline` set,
+/// LF, VT, FF, CR, NEL (U+0085), LS (U+2028) and PS (U+2029).
+///
+/// They are found scalar by scalar: `"\r\n"` is a single `Character`, equal to neither `"\r"` nor `"\n"`.
+enum LineBreaks {
+    /// The escape written in place of a line break in a text line, or nil when the scalar is not one.
+    /// The escapes are JSON's, so a reader sees the same text in either format.
+    static func escape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar.value {
+        case 0x0A: #"\n"#
+        case 0x0B: #"\u000b"#
+        case 0x0C: #"\u000c"#
+        case 0x0D: #"\r"#
+        case 0x85: #"\u0085"#
+        case 0x2028: #"\u2028"#
+        case 0x2029: #"\u2029"#
+        default: nil
+        }
+    }
+
+    /// Appends `text` as UTF-8, each line break written as its escape.
+    static func appendEscaping(_ text: String, to output: inout [UInt8]) {
+        // Line breaks are rare: copy the bytes whole unless one is there.
+        guard text.unicodeScalars.contains(where: { escape($0) != nil }) else {
+            output.append(contentsOf: text.utf8)
+            return
+        }
+        for scalar in text.unicodeScalars {
+            if let escaped = escape(scalar) {
+                output.append(contentsOf: escaped.utf8)
+            } else {
+                output.append(contentsOf: UTF8.encode(scalar)!)
+            }
+        }
+    }
+
+    /// Serialized JSON with NEL, LS and PS escaped, which the writer leaves raw as JSON allows (it already
+    /// escapes LF, VT, FF and CR). They occur only inside strings, where an escape means the same scalar.
+    static func escapingUnicodeLineBreaks(inJSON json: [UInt8]) -> [UInt8] {
+        // In UTF-8, NEL is C2 85, LS E2 80 A8 and PS E2 80 A9; C2 and E2 only ever start a scalar.
+        guard json.contains(where: { $0 == 0xC2 || $0 == 0xE2 }) else { return json }
+        var output: [UInt8] = []
+        output.reserveCapacity(json.count + 12)
+        var index = 0
+        while index < json.count {
+            let byte = json[index]
+            if byte == 0xC2, index + 1 < json.count, json[index + 1] == 0x85 {
+                output.append(contentsOf: #"\u0085"#.utf8)
+                index += 2
+            } else if byte == 0xE2, index + 2 < json.count, json[index + 1] == 0x80,
+                json[index + 2] == 0xA8 || json[index + 2] == 0xA9
+            {
+                output.append(contentsOf: (json[index + 2] == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8)
+                index += 3
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+        return output
     }
 }
 

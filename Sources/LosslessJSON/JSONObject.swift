@@ -3,12 +3,20 @@
 /// Keys are told apart by their exact Unicode scalars, as JSON does: `"é"` and `"e\u0301"` are two members,
 /// although Swift's `==` calls the two strings equal.
 ///
-/// Cognito events hold a few dozen keys at most, so members live in one array and lookup is a linear scan:
-/// faster than hashing at this size, and order comes for free.
+/// Members live in one array, which gives the order. An object of a few members is searched by a linear scan,
+/// faster than hashing at that size. Past `indexThreshold` (8) members the object also keeps a hash index from
+/// key to position, so that lookup, replacement and appending stay O(1) however many keys an untrusted document
+/// (`clientMetadata`) brings: parsing n keys costs O(n), not O(n²). Removing a member stays O(n), as removing
+/// from the array is.
 public struct JSONObject: Sendable, Sequence {
     public typealias Member = (key: String, value: JSONValue)
 
+    /// The most members an object holds before it builds its hash index.
+    static let indexThreshold = 8
+
     private var members: [Member]
+    /// Each key's position in `members`: present exactly when there are more than `indexThreshold` members.
+    private var positions: [ExactKey: Int]?
 
     public init() {
         members = []
@@ -23,18 +31,28 @@ public struct JSONObject: Sendable, Sequence {
     /// Assigning nil removes the member; assigning a value replaces it in place or appends it.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key.hasSameUTF8(as: key) { return member.value }
-            return nil
+            guard let index = position(of: key) else { return nil }
+            return members[index].value
         }
         set {
-            if let index = members.firstIndex(where: { $0.key.hasSameUTF8(as: key) }) {
+            if let newValue, positions != nil {
+                // One hash in the usual case, a new key: claim the position at the end, and give it back when the
+                // key was already there (a replacement keeps the member's place).
+                let exactKey = ExactKey(key)
+                if let existing = positions?.updateValue(members.count, forKey: exactKey) ?? nil {
+                    positions?[exactKey] = existing
+                    members[existing].value = newValue
+                } else {
+                    members.append((key, newValue))
+                }
+            } else if let index = position(of: key) {
                 if let newValue {
                     members[index].value = newValue
                 } else {
-                    members.remove(at: index)
+                    removeMember(at: index)
                 }
             } else if let newValue {
-                members.append((key, newValue))
+                appendMember(key, newValue)
             }
         }
     }
@@ -46,6 +64,35 @@ public struct JSONObject: Sendable, Sequence {
     public func makeIterator() -> IndexingIterator<[Member]> {
         members.makeIterator()
     }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[ExactKey(key)] }
+        return members.firstIndex { $0.key.hasSameUTF8(as: key) }
+    }
+
+    /// Appends a key known to be absent to an object without an index, building the index if the object has grown
+    /// past `indexThreshold`.
+    private mutating func appendMember(_ key: String, _ value: JSONValue) {
+        members.append((key, value))
+        if members.count > Self.indexThreshold {
+            var index: [ExactKey: Int] = [:]
+            index.reserveCapacity(members.count * 2)
+            for (position, member) in members.enumerated() { index[ExactKey(member.key)] = position }
+            positions = index
+        }
+    }
+
+    private mutating func removeMember(at index: Int) {
+        let removed = members.remove(at: index)
+        guard positions != nil else { return }
+        if members.count <= Self.indexThreshold {
+            positions = nil
+            return
+        }
+        positions?[ExactKey(removed.key)] = nil
+        // The members after the removed one moved down by one: adjust their positions without rehashing keys.
+        positions?.values.mutateAll { if $0 > index { $0 -= 1 } }
+    }
 }
 
 extension JSONObject: Equatable {
@@ -53,5 +100,41 @@ extension JSONObject: Equatable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
         return lhs.members.allSatisfy { member in rhs[member.key] == member.value }
+    }
+}
+
+/// A dictionary key that hashes and compares a string by its UTF-8 bytes, as JSON tells keys apart.
+/// `String`'s own `Hashable` follows canonical equivalence, which would merge `"é"` and `"e\u{301}"`.
+///
+/// `Hasher` is seeded at random per process, so an attacker cannot choose keys that collide.
+private struct ExactKey: Hashable, Sendable {
+    let string: String
+
+    init(_ string: String) {
+        self.string = string
+    }
+
+    static func == (lhs: ExactKey, rhs: ExactKey) -> Bool {
+        lhs.string.hasSameUTF8(as: rhs.string)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            hasher.combine(bytes: UnsafeRawBufferPointer(utf8))
+        }
+        if hashed == nil {
+            Array(string.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+}
+
+extension MutableCollection {
+    /// Applies `update` to every element in place.
+    fileprivate mutating func mutateAll(_ update: (inout Element) -> Void) {
+        var position = startIndex
+        while position != endIndex {
+            update(&self[position])
+            formIndex(after: &position)
+        }
     }
 }

@@ -15,7 +15,53 @@ struct LambdaLoggerTests {
 
     @Test func textLinesOutsideAnInvocationHaveNoRequestIDAndStayOneLine() {
         let line = String(decoding: LambdaLogger().render(.info, "first\nsecond", at: Self.instant), as: UTF8.self)
-        #expect(line == "2024-05-01T12:34:56.789Z\tINFO\tfirst\rsecond\n")
+        #expect(line == "2024-05-01T12:34:56.789Z\tINFO\tfirst\\nsecond\n")
+    }
+
+    /// Every scalar a reader may end a line at, and the escape a text line shows instead. `"\r\n"` is a single
+    /// Swift `Character`, equal to neither `"\r"` nor `"\n"`: a check by Character let it through.
+    static let lineBreaks: [(String, String)] = [
+        ("user\r\n2024-05-01T00:00:00.000Z\tINFO\tforged", "user\\r\\n2024-05-01T00:00:00.000Z\tINFO\tforged"),
+        ("lone\rCR", "lone\\rCR"),
+        ("lone\nLF", "lone\\nLF"),
+        ("next\u{85}line", "next\\u0085line"),
+        ("line\u{2028}separator", "line\\u2028separator"),
+        ("paragraph\u{2029}separator", "paragraph\\u2029separator"),
+        ("vertical\u{0B}tab\u{0C}form feed", "vertical\\u000btab\\u000cform feed"),
+        ("\r\n\r\n\n\r", "\\r\\n\\r\\n\\n\\r"),
+    ]
+
+    /// LF, VT, FF, CR, NEL, LS and PS: Unicode's line breaks, counted scalar by scalar.
+    static func lineBreakCount(_ bytes: [UInt8]) -> Int {
+        let breaks: Set<UInt32> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+        return String(decoding: bytes, as: UTF8.self).unicodeScalars.filter { breaks.contains($0.value) }.count
+    }
+
+    @Test(arguments: lineBreaks)
+    func textLinesEscapeEveryLineBreak(message: String, escaped: String) {
+        let bytes = LambdaLogger(format: .text, requestID: "8f2c").render(.info, message, at: Self.instant)
+        #expect(String(decoding: bytes, as: UTF8.self) == "2024-05-01T12:34:56.789Z\t8f2c\tINFO\t\(escaped)\n")
+        #expect(Self.lineBreakCount(bytes) == 1)
+    }
+
+    @Test(arguments: lineBreaks)
+    func jsonLinesEscapeEveryLineBreak(message: String, escaped: String) throws {
+        let bytes = LambdaLogger(format: .json, requestID: "8f2c").render(.info, message, at: Self.instant)
+        #expect(bytes.last == UInt8(ascii: "\n"))
+        #expect(Self.lineBreakCount(bytes) == 1)
+        let entry = try #require(try JSONValue(parsing: bytes.dropLast()).objectValue)
+        #expect(entry["message"] == .string(message))
+    }
+
+    @Test func requestIDsCannotBreakATextLineEither() {
+        let bytes = LambdaLogger(format: .text, requestID: "8f2c\r\nforged").render(.info, "m", at: Self.instant)
+        #expect(String(decoding: bytes, as: UTF8.self) == "2024-05-01T12:34:56.789Z\t8f2c\\r\\nforged\tINFO\tm\n")
+    }
+
+    @Test func textWithoutLineBreaksIsWrittenAsItIs() {
+        let message = "naïve e\u{301} 中文 😀 \u{84}\u{86}\u{2027}\u{202A} back\\slash \"quoted\"\ttab"
+        let bytes = LambdaLogger().render(.info, message, at: Self.instant)
+        #expect(bytes == Array("2024-05-01T12:34:56.789Z\tINFO\t\(message)\n".utf8))
     }
 
     @Test func jsonLinesCarryTimestampLevelMessageAndRequestID() throws {
