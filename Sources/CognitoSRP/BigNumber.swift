@@ -19,7 +19,7 @@ final class BigNumber {
 
     convenience init(word: UInt) throws(SRPError) {
         try self.init()
-        guard BN_set_word(pointer, BN_ULONG(word)) == 1 else { throw .bigNumberFailure(operation: "set a big number") }
+        guard BN_set_word(pointer, word) == 1 else { throw .bigNumberFailure(operation: "set a big number") }
     }
 
     deinit {

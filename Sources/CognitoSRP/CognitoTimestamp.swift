@@ -29,7 +29,7 @@ public enum CognitoTimestamp {
         guard clock.count == 3, let hour = clock[0], let minute = clock[1], let second = clock[2] else {
             throw .malformedTimestamp(text)
         }
-        let days = CivilDate(year: year, month: monthIndex + 1, day: day).daysSinceEpoch
+        let days = CivilDate(year: year, month: monthIndex + 1, day: Int(day)).daysSinceEpoch
         let seconds = days * secondsPerDay + hour * 3600 + minute * 60 + second
         // Out-of-range fields (Feb 30, 24:00:00) or a wrong weekday do not survive the round trip.
         guard format(unixSeconds: seconds) == text else { throw .malformedTimestamp(text) }
