@@ -2,7 +2,7 @@
 ///
 /// The arithmetic counts years from March, so the leap day falls at the end of each counted year, and groups
 /// years into 400-year cycles of 146,097 days, in which the calendar repeats exactly.
-struct CivilDate: Equatable {
+struct CivilDate {
     let year: Int64
     /// 1 to 12.
     let month: Int
