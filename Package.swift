@@ -6,6 +6,7 @@ import PackageDescription
 //   CognitoEvents     the three trigger events as typed, lossless value types
 //   ChallengeCrypto   OpenSSL: CSPRNG, SHA-256, HMAC, constant-time compare
 //   ChallengeFlows    pure Define/Create/Verify decisions for each sign-in flow
+//   CognitoSRP        Cognito's SRP-6a (USER_SRP_AUTH) on OpenSSL BIGNUM: verifier, server and client sides
 //   CurlHTTP          one reusable libcurl handle
 //   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
 //   AWSSigV4          Signature Version 4 request signing
@@ -44,6 +45,7 @@ let package = Package(
         .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL"]),
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto"]),
+        .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
@@ -84,6 +86,7 @@ let package = Package(
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["ChallengeCrypto"]),
+        .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
         .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON"]),
         .testTarget(
             name: "CognitoTriggersTests",
