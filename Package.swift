@@ -5,6 +5,7 @@ import PackageDescription
 //   LosslessJSON      JSON values that round-trip byte for byte (no Foundation)
 //   CognitoEvents     the three trigger events as typed, lossless value types
 //   ChallengeCrypto   OpenSSL: CSPRNG, SHA-256, HMAC, constant-time compare
+//   CognitoTokens     RS256 JWTs and the JWKS as Cognito issues them, for a local user pool
 //   ChallengeFlows    pure Define/Create/Verify decisions for each sign-in flow
 //   CurlHTTP          one reusable libcurl handle
 //   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
@@ -43,6 +44,7 @@ let package = Package(
         .target(name: "LosslessJSON"),
         .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
@@ -84,6 +86,7 @@ let package = Package(
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["ChallengeCrypto"]),
+        .testTarget(name: "CognitoTokensTests", dependencies: ["CognitoTokens", "ChallengeCrypto", "LosslessJSON"]),
         .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON"]),
         .testTarget(
             name: "CognitoTriggersTests",
