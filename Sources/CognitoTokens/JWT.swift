@@ -20,9 +20,8 @@ public enum JWT {
             throw .malformed(reason: "it has \(parts.count) dot-separated parts, not 3")
         }
         let header = try object(in: parts[0], named: "header")
-        guard let algorithm = header["alg"]?.stringValue, algorithm == "RS256" else {
-            throw .unsupportedAlgorithm(header["alg"].map { $0.stringValue ?? $0.text() } ?? "none given")
-        }
+        guard let algorithm = header["alg"] else { throw .malformed(reason: "the header has no \"alg\" member") }
+        guard algorithm.stringValue == "RS256" else { throw .unsupportedAlgorithm(algorithm.stringValue ?? algorithm.text()) }
         if let keyID = header["kid"] {
             guard keyID.stringValue == key.keyID else { throw .unknownKeyID(keyID.stringValue ?? keyID.text()) }
         }

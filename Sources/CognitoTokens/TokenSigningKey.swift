@@ -75,14 +75,16 @@ public struct TokenSigningKey: Sendable {
     public init(pem: String) throws(SigningKeyError) {
         let source = "the PEM text"
         let bytes = Array(pem.utf8)
-        let handle = try bytes.withUnsafeBytes { buffer throws(SigningKeyError) in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else {
-                throw .openSSL(operation: "wrap the PEM text in a memory BIO")
+        let handle = bytes.withUnsafeBytes { buffer in
+            Result { () throws(SigningKeyError) in
+                guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else {
+                    throw .openSSL(operation: "wrap the PEM text in a memory BIO")
+                }
+                defer { BIO_free(bio) }
+                return try Self.readPrivateKey(from: bio, source: source)
             }
-            defer { BIO_free(bio) }
-            return try Self.readPrivateKey(from: bio, source: source)
         }
-        try self.init(handle: handle, source: source)
+        try self.init(handle: handle.get(), source: source)
     }
 
     private static func readPrivateKey(from bio: OpaquePointer, source: String) throws(SigningKeyError) -> RSAKeyHandle {

@@ -45,7 +45,7 @@ import Testing
 
     @Test func rejectsAnotherKeysSignatureUnderThisKeysID() throws {
         // Signed by the second key, relabelled with the first key's ID.
-        let header = Base64URL.encode(JSONValue(["kid": .string(TestKeys.first.keyID), "alg": "RS256"]).serialized())
+        let header = Base64URL.encode((["kid": .string(TestKeys.first.keyID), "alg": "RS256"] as JSONValue).serialized())
         let payload = Base64URL.encode(JSONValue.object(Self.claims).serialized())
         let signature = try TestKeys.second.sign(Array("\(header).\(payload)".utf8))
         let token = "\(header).\(payload).\(Base64URL.encode(signature))"
@@ -72,14 +72,14 @@ import Testing
     @Test func rejectsUnsignedAndHMACTokens() throws {
         let payload = Base64URL.encode(JSONValue.object(Self.claims).serialized())
         for algorithm in ["none", "HS256"] {
-            let header = Base64URL.encode(JSONValue(["alg": .string(algorithm)]).serialized())
+            let header = Base64URL.encode((["alg": .string(algorithm)] as JSONValue).serialized())
             #expect(throws: TokenError.unsupportedAlgorithm(algorithm)) {
                 try JWT.verify("\(header).\(payload).", key: TestKeys.first, now: 0)
             }
         }
     }
 
-    @Test(arguments: ["", "a.b", "a.b.c.d", "!!.e30.AA", "W10.e30.AA", "eyJhbGciOiJSUzI1NiJ9.e30.!!"])
+    @Test(arguments: ["", "a.b", "a.b.c.d", "!!.e30.AA", "W10.e30.AA", "e30.e30.AA", "eyJhbGciOiJSUzI1NiJ9.e30.!!"])
     func rejectsMalformedTokens(token: String) {
         #expect {
             try JWT.verify(token, key: TestKeys.first, now: 0)
