@@ -25,8 +25,9 @@ public enum Base64URL {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// The bytes, or nil when the text holds a character outside the base64url alphabet, holds padding, has a length
-    /// no encoding produces (one more than a multiple of four), or ends in a character with bits set past the last byte.
+    /// The bytes, or nil when the text holds a character outside the base64url alphabet, holds padding, has a
+    /// length no encoding produces (one more than a multiple of four), or ends in a character with bits set past the
+    /// last byte.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let characters = Array(text.utf8)
         guard characters.count % 4 != 1 else { return nil }

@@ -6,7 +6,8 @@ public enum JWT {
     /// and the claims are written compactly in their order.
     public static func encode(claims: JSONObject, key: TokenSigningKey) throws(SigningKeyError) -> String {
         let header: JSONValue = ["kid": .string(key.keyID), "alg": "RS256"]
-        let signingInput = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(claims).serialized())
+        let payload = JSONValue.object(claims).serialized()
+        let signingInput = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(payload)
         return signingInput + "." + Base64URL.encode(try key.sign(Array(signingInput.utf8)))
     }
 
@@ -21,7 +22,9 @@ public enum JWT {
         }
         let header = try object(in: parts[0], named: "header")
         guard let algorithm = header["alg"] else { throw .malformed(reason: "the header has no \"alg\" member") }
-        guard algorithm.stringValue == "RS256" else { throw .unsupportedAlgorithm(algorithm.stringValue ?? algorithm.text()) }
+        guard algorithm.stringValue == "RS256" else {
+            throw .unsupportedAlgorithm(algorithm.stringValue ?? algorithm.text())
+        }
         if let keyID = header["kid"] {
             guard keyID.stringValue == key.keyID else { throw .unknownKeyID(keyID.stringValue ?? keyID.text()) }
         }

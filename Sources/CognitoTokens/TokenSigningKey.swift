@@ -87,7 +87,9 @@ public struct TokenSigningKey: Sendable {
         try self.init(handle: handle.get(), source: source)
     }
 
-    private static func readPrivateKey(from bio: OpaquePointer, source: String) throws(SigningKeyError) -> RSAKeyHandle {
+    private static func readPrivateKey(
+        from bio: OpaquePointer, source: String
+    ) throws(SigningKeyError) -> RSAKeyHandle {
         // A passphrase callback that supplies none: OpenSSL's default would prompt on the terminal.
         guard let key = PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) else {
             ERR_clear_error()
