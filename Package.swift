@@ -5,6 +5,7 @@ import PackageDescription
 //   LosslessJSON      JSON values that round-trip byte for byte (no Foundation)
 //   CognitoEvents     the three trigger events as typed, lossless value types
 //   ChallengeCrypto   OpenSSL: CSPRNG, SHA-256, HMAC, constant-time compare
+//   CognitoTokens     RS256 JWTs and the JWKS as Cognito issues them, for a local user pool
 //   ChallengeFlows    pure Define/Create/Verify decisions for each sign-in flow
 //   CognitoSRP        Cognito's SRP-6a (USER_SRP_AUTH) on OpenSSL BIGNUM: verifier, server and client sides
 //   CurlHTTP          one reusable libcurl handle
@@ -44,6 +45,7 @@ let package = Package(
         .target(name: "LosslessJSON"),
         .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
@@ -87,6 +89,7 @@ let package = Package(
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["ChallengeCrypto"]),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
+        .testTarget(name: "CognitoTokensTests", dependencies: ["CognitoTokens", "ChallengeCrypto", "LosslessJSON"]),
         .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON"]),
         .testTarget(
             name: "CognitoTriggersTests",

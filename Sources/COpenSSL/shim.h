@@ -8,5 +8,10 @@
 #include <openssl/sha.h>
 #include <openssl/bn.h>
 #include <openssl/err.h>
+#include <openssl/bio.h>
+#include <openssl/core_names.h>
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
 
 #endif
