@@ -17,7 +17,7 @@ struct CaptchaIdempotencyKeyTests {
         // The length prefixes keep the two parts apart.
         #expect(
             CaptchaIdempotencyKey.derive(challenge: "ab", token: "c") != CaptchaIdempotencyKey.derive(challenge: "a", token: "bc"))
-        #expect(key == CaptchaIdempotencyKey.derive(from: SHA256.hash("7:nonce-18:token-a")))
+        #expect(key == CaptchaIdempotencyKey.derive(from: SHA256.hash("7:nonce-17:token-a")))
     }
 
     @Test func keysHaveTheUUIDShape() {
