@@ -6,9 +6,11 @@ import Darwin
 
 /// Everything ``SiteverifyClient`` needs to check tokens of one site, read once from the environment at start-up.
 public struct CaptchaProviderConfiguration: Sendable, Equatable {
+    /// The service that issued the tokens.
     public var provider: CaptchaProvider
     /// The public key the widget is rendered with; sent to hCaptcha, which then refuses tokens of other sites.
     public var siteKey: String
+    /// The secret key that authenticates `siteverify` calls.
     public var secret: CaptchaSecret
     /// The hostnames, in lower case, of the pages allowed to show the widget; the provider's `hostname` must be one.
     public var allowedHostnames: [String]
@@ -34,6 +36,8 @@ public struct CaptchaProviderConfiguration: Sendable, Equatable {
     /// Where CA bundles live: Amazon Linux 2023 (Lambda's `provided.al2023`), then Debian and Ubuntu.
     public static let knownCAFiles = ["/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/certs/ca-certificates.crt"]
 
+    /// A configuration from its values; hostnames are lower-cased, the endpoint defaults to the provider's and the
+    /// connect timeout is cut to the time budget.
     public init(
         provider: CaptchaProvider, siteKey: String, secret: CaptchaSecret, allowedHostnames: [String], action: String? = nil,
         minimumScore: Double = defaultMinimumScore, endpoint: String? = nil, timeBudget: Duration = defaultTimeBudget,
@@ -52,9 +56,18 @@ public struct CaptchaProviderConfiguration: Sendable, Equatable {
     }
 
     /// Reads the `CAPTCHA_*` variables and `RECAPTCHA_MIN_SCORE`; the first problem found is thrown, naming its
-    /// variable. An empty variable counts as unset.
+    /// variable. An empty variable counts as unset. Should any quoted value hold the secret, it shows as `[secret]`.
     public init(environment: [String: String]) throws(CaptchaConfigurationError) {
         let reader = EnvironmentReader(environment: environment)
+        do {
+            self = try Self.read(reader)
+        } catch {
+            guard let secret = reader.value("CAPTCHA_SECRET") else { throw error }
+            throw CaptchaConfigurationError(variable: error.variable, problem: error.problem.replacing(secret, with: "[secret]"))
+        }
+    }
+
+    private static func read(_ reader: EnvironmentReader) throws(CaptchaConfigurationError) -> Self {
         let providerName = try reader.required("CAPTCHA_PROVIDER", purpose: "name the CAPTCHA service: turnstile, recaptcha or hcaptcha")
         guard let provider = CaptchaProvider(rawValue: providerName.lowercased()) else {
             throw CaptchaConfigurationError(
@@ -82,7 +95,7 @@ public struct CaptchaProviderConfiguration: Sendable, Equatable {
         let minimumScore = try reader.fraction("RECAPTCHA_MIN_SCORE", default: Self.defaultMinimumScore)
         let endpoint = try reader.endpoint("CAPTCHA_ENDPOINT")
         let budget = try reader.milliseconds("CAPTCHA_TIMEOUT_MS", default: Self.defaultTimeBudgetMilliseconds, in: Self.timeBudgetRange)
-        self.init(
+        return Self(
             provider: provider, siteKey: siteKey, secret: CaptchaSecret(secret), allowedHostnames: hostnames, action: action,
             minimumScore: minimumScore, endpoint: endpoint, timeBudget: .milliseconds(budget))
     }

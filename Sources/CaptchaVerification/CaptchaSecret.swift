@@ -4,6 +4,7 @@ public struct CaptchaSecret: Sendable, Equatable, CustomStringConvertible, Custo
     /// The secret itself.
     public let value: String
 
+    /// Wraps the secret key as the provider issued it.
     public init(_ value: String) {
         self.value = value
     }

@@ -6,12 +6,14 @@ import CurlHTTP
 /// use, so a second attempt after an unknown outcome would only be refused as a duplicate. Not thread-safe: one
 /// owner at a time, as with the `CurlSession` it holds.
 public final class SiteverifyClient {
+    /// The provider, keys and checks this client applies.
     public let configuration: CaptchaProviderConfiguration
     private let session: CurlSession
 
     /// The longest token sent; providers issue tokens of a few kilobytes at most.
     public static let maximumTokenLength = 16_384
 
+    /// Sets up the libcurl handle that every check reuses; throws only when libcurl cannot start.
     public init(configuration: CaptchaProviderConfiguration) throws(CurlError) {
         self.configuration = configuration
         session = try CurlSession(caFile: configuration.caFile)

@@ -11,7 +11,7 @@ struct SiteverifyAnswerTests {
         let client = try SiteverifyClient(configuration: Fixtures.configuration(provider, standIn: standIn))
         let token = Fixtures.token("pass")
         let key = CaptchaIdempotencyKey.derive(challenge: "nonce-1", token: token)
-        #expect(client.verify(token: token, idempotencyKey: key, remoteIP: "203.0.113.7", now: Fixtures.now) == .passed)
+        #expect(client.verify(token: token, idempotencyKey: key, remoteIP: "203.0.113.7", now: Fixtures.now).isPassed)
 
         let requests = try standIn.receivedRequests()
         try #require(requests.count == 1)
