@@ -65,7 +65,7 @@ public enum CaptchaRejection: Sendable, Equatable, CustomStringConvertible {
         case .timestampAhead(let seconds):
             return "The CAPTCHA's challenge_ts lies \(seconds) s in the future."
         case .unreachable(let endpoint, let reason):
-            return "Could not reach the CAPTCHA service at \"\(endpoint)\": \(reason)."
+            return "Could not reach the CAPTCHA service at \"\(endpoint)\": \(reason.hasSuffix(".") ? reason.dropLast() : reason[...])."
         case .timedOut(let budget):
             let (seconds, attoseconds) = budget.components
             return "The CAPTCHA service did not answer within the \(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms budget."

@@ -1,7 +1,7 @@
 import LosslessJSON
 
 /// The fields of a `siteverify` answer that the verdict depends on, read from its JSON body.
-struct SiteverifyAnswer: Sendable, Equatable {
+struct SiteverifyAnswer: Sendable {
     var success: Bool
     var errorCodes: [String]
     var hostname: String?

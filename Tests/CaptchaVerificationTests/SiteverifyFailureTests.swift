@@ -63,7 +63,9 @@ struct SiteverifyFailureTests {
             return
         }
         #expect(reportedEndpoint == endpoint)
-        #expect(rejection?.description.hasPrefix("Could not reach the CAPTCHA service at \"\(endpoint)\": ") == true)
+        let description = rejection?.description ?? ""
+        #expect(description.hasPrefix("Could not reach the CAPTCHA service at \"\(endpoint)\": "))
+        #expect(description.hasSuffix(".") && !description.hasSuffix(".."))
     }
 
     @Test func emptyOrHugeTokenIsNotSent() throws {
