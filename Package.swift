@@ -12,6 +12,7 @@ import PackageDescription
 //   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
 //   AWSSigV4          Signature Version 4 request signing
 //   EmailDelivery     where codes go: a local outbox file or Amazon SES
+//   CaptchaVerification  CAPTCHA tokens checked with Turnstile, reCAPTCHA or hCaptcha siteverify
 //   CognitoTriggers   configuration + dispatch of raw events to the flows
 //   bootstrap         the Lambda executable (links none of the invoker's libraries)
 //   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
@@ -52,6 +53,7 @@ let package = Package(
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
         .target(name: "EmailDelivery", dependencies: ["ChallengeFlows", "AWSSigV4", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "CaptchaVerification", dependencies: ["CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(
             name: "CognitoTriggers",
             dependencies: ["CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON"]
@@ -104,6 +106,11 @@ let package = Package(
         .testTarget(
             name: "EmailDeliveryTests",
             dependencies: ["EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+        ),
+        .testTarget(
+            name: "CaptchaVerificationTests",
+            dependencies: ["CaptchaVerification", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
+            exclude: ["Support/siteverify_standin.py"]
         ),
         .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON"]),
     ],
