@@ -10,6 +10,7 @@ import PackageDescription
 //   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
 //   AWSSigV4          Signature Version 4 request signing
 //   EmailDelivery     where codes go: a local outbox file or Amazon SES
+//   ChallengeStateStore  per-user sign-in state: versioned records with compare-and-swap, in memory or DynamoDB
 //   CognitoTriggers   configuration + dispatch of raw events to the flows
 //   bootstrap         the Lambda executable (links none of the invoker's libraries)
 //   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
@@ -48,6 +49,7 @@ let package = Package(
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
         .target(name: "EmailDelivery", dependencies: ["ChallengeFlows", "AWSSigV4", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "ChallengeStateStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(
             name: "CognitoTriggers",
             dependencies: ["CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON"]
@@ -98,6 +100,10 @@ let package = Package(
         .testTarget(
             name: "EmailDeliveryTests",
             dependencies: ["EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ChallengeStateStoreTests",
+            dependencies: ["ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
         ),
         .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON"]),
     ],
