@@ -5,13 +5,16 @@ import LosslessJSON
 public struct DynamoDBErrorResponse: Sendable, Equatable {
     /// `GetItem` or `PutItem`.
     public let operation: String
+    /// The table the request named.
     public let table: String
+    /// The HTTP status: 400 for most errors, 5xx for DynamoDB's own failures.
     public let status: Int
     /// The error type without its namespace, such as `ConditionalCheckFailedException` or `AccessDeniedException`.
     public let code: String?
     /// DynamoDB's message, cut to 300 characters.
     public let message: String?
 
+    /// An error answer as given; the store reads its own from each response.
     public init(operation: String, table: String, status: Int, code: String?, message: String?) {
         self.operation = operation
         self.table = table

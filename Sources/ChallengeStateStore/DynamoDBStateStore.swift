@@ -10,8 +10,10 @@ import Synchronization
 /// expiry, so a lost race comes back as `ConditionalCheckFailedException`, which ``write(_:_:expectedVersion:now:)``
 /// returns as false. Each call ends within the configured time budget and is not retried: a caller's
 /// compare-and-swap loop reads again anyway, and a conditional write retried after a 5xx could not tell its own
-/// success from a conflict. Calls from several threads take turns on the connection.
+/// success from a conflict. Calls from several threads take turns on the connection; each call's budget starts when
+/// its turn comes.
 public final class DynamoDBStateStore: StateStore {
+    /// The table, endpoint, credentials and time budget this store uses.
     public let configuration: DynamoDBConfiguration
     private let session: Mutex<CurlSession>
     private let signer: SigV4Signer
@@ -88,7 +90,7 @@ public final class DynamoDBStateStore: StateStore {
     }
 
     /// The signed `POST /` of one operation, timed out at the budget.
-    func request(_ operation: String, _ body: [UInt8], at date: SigningDate) -> HTTPRequest {
+    private func request(_ operation: String, _ body: [UInt8], at date: SigningDate) -> HTTPRequest {
         let signed = signer.sign(
             SignableRequest(
                 method: "POST", host: configuration.endpoint.host, path: "/",

@@ -5,14 +5,17 @@ import Synchronization
 public final class MemoryStateStore: StateStore {
     private let records = Mutex<[String: StateRecord]>([:])
 
+    /// An empty store.
     public init() {}
 
+    /// The live record under `key`, or nil; never throws.
     public func read(_ key: String, now: Int64) -> StateRecord? {
         records.withLock { records in
             records[key].flatMap { $0.isExpired(at: now) ? nil : $0 }
         }
     }
 
+    /// Stores `record` if the live version is `expectedVersion` (nil: no live record); never throws.
     public func write(_ key: String, _ record: StateRecord, expectedVersion: Int64?, now: Int64) -> Bool {
         records.withLock { records in
             let live = records[key].flatMap { $0.isExpired(at: now) ? nil : $0 }

@@ -13,11 +13,13 @@ public struct StateStoreConfiguration: Sendable, Equatable {
         case dynamoDB(DynamoDBConfiguration)
     }
 
+    /// The configured kind of store, with its settings.
     public var backend: Backend
 
     /// The shortest and longest `STATE_TIMEOUT_MS`: a trigger has 5 s in all, and sends email too.
     static let timeBudgetRange = 100...2000
 
+    /// A configuration of the given store, without reading the environment.
     public init(backend: Backend) {
         self.backend = backend
     }
@@ -107,9 +109,12 @@ public struct StateStoreConfiguration: Sendable, Equatable {
 
 /// A state store variable is missing or malformed.
 public struct StateStoreConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The environment variable at fault, such as `STATE_TABLE`.
     public let variable: String
+    /// What is wrong with it, as the rest of a sentence that starts with the variable's name.
     public let problem: String
 
+    /// The error for `variable`; `problem` must not quote a secret.
     public init(variable: String, problem: String) {
         self.variable = variable
         self.problem = problem

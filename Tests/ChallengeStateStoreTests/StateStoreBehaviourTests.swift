@@ -73,11 +73,15 @@ struct StateStoreBehaviourTests {
         let (threads, increments) = (8, 20)
         let now = now
         let tally = Mutex((successes: 0, conflicts: 0, errors: [String]()))
+        let ready = Atomic(0)
         let finished = DispatchGroup()
         for _ in 0..<threads {
             finished.enter()
             Thread {
                 defer { finished.leave() }
+                // Start together, so that the threads overlap even on the memory store's microsecond calls.
+                ready.add(1, ordering: .relaxed)
+                while ready.load(ordering: .relaxed) < threads { sched_yield() }
                 do {
                     for _ in 0..<increments {
                         while true {
@@ -85,6 +89,7 @@ struct StateStoreBehaviourTests {
                             var record = current ?? StateRecord(fields: ["count": .number(0)], expiresAt: now + 600)
                             guard case .number(let count)? = record.fields["count"] else { throw CounterMissing() }
                             record.fields["count"] = .number(count + 1)
+                            sched_yield()  // gives another thread the chance to write in between
                             if try store.write(key, record, expectedVersion: current?.version, now: now) {
                                 tally.withLock { $0.successes += 1 }
                                 break
