@@ -1,0 +1,110 @@
+import AWSSigV4
+import CurlHTTP
+import LosslessJSON
+import Synchronization
+
+/// A ``StateStore`` in an Amazon DynamoDB table, over DynamoDB's JSON API, signed with Signature Version 4, on one
+/// kept-alive libcurl connection.
+///
+/// Reads are `GetItem` with `ConsistentRead`; writes are `PutItem` with a `ConditionExpression` on the version and
+/// expiry, so a lost race comes back as `ConditionalCheckFailedException`, which ``write(_:_:expectedVersion:now:)``
+/// returns as false. Each call ends within the configured time budget and is not retried: a caller's
+/// compare-and-swap loop reads again anyway, and a conditional write retried after a 5xx could not tell its own
+/// success from a conflict. Calls from several threads take turns on the connection; each call's budget starts when
+/// its turn comes.
+public final class DynamoDBStateStore: StateStore {
+    /// The table, endpoint, credentials and time budget this store uses.
+    public let configuration: DynamoDBConfiguration
+    private let session: Mutex<CurlSession>
+    private let signer: SigV4Signer
+    private let wallClock: @Sendable () -> Int64
+
+    /// - Parameter clock: Unix seconds for the signature's date.
+    public init(configuration: DynamoDBConfiguration, clock: @escaping @Sendable () -> Int64 = SigningDate.systemSeconds)
+        throws(CurlError)
+    {
+        self.configuration = configuration
+        session = Mutex(try CurlSession(caFile: configuration.caFile))
+        signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: "dynamodb")
+        wallClock = clock
+    }
+
+    public func read(_ key: String, now: Int64) throws(StateStoreError) -> StateRecord? {
+        let body: JSONValue = ["TableName": .string(configuration.tableName), "Key": DynamoDBItem.key(key), "ConsistentRead": true]
+        let answer = try call("GetItem", body)
+        guard let item = answer.objectValue?["Item"]?.objectValue else {
+            guard answer.objectValue != nil else { throw malformed("GetItem", "the body is not a JSON object") }
+            return nil
+        }
+        switch DynamoDBItem.record(from: item) {
+        case .success(let record): return record.isExpired(at: now) ? nil : record
+        case .failure(let problem): throw malformed("GetItem", problem.description)
+        }
+    }
+
+    public func write(_ key: String, _ record: StateRecord, expectedVersion: Int64?, now: Int64) throws(StateStoreError) -> Bool {
+        var names = JSONObject([("#expiresAt", .string(DynamoDBItem.expiryAttribute))])
+        var values = JSONObject([(":now", DynamoDBItem.number(now))])
+        let condition: String
+        if let expectedVersion {
+            condition = "#version = :expected AND #expiresAt > :now"
+            names["#version"] = .string(DynamoDBItem.versionAttribute)
+            values[":expected"] = DynamoDBItem.number(expectedVersion)
+        } else {
+            condition = "attribute_not_exists(#pk) OR #expiresAt <= :now"
+            names["#pk"] = .string(DynamoDBItem.keyAttribute)
+        }
+        let body: JSONValue = [
+            "TableName": .string(configuration.tableName),
+            "Item": DynamoDBItem.item(key: key, record: record, version: (expectedVersion ?? 0) + 1),
+            "ConditionExpression": .string(condition), "ExpressionAttributeNames": .object(names),
+            "ExpressionAttributeValues": .object(values),
+        ]
+        do {
+            _ = try call("PutItem", body)
+            return true
+        } catch .rejected(let response) where response.isConditionFailure {
+            return false
+        }
+    }
+
+    /// Sends one signed request within the time budget; the parsed body of a 2xx answer.
+    private func call(_ operation: String, _ body: JSONValue) throws(StateStoreError) -> JSONValue {
+        let request = request(operation, body.serialized(), at: SigningDate(secondsSince1970: wallClock()))
+        let response: HTTPResponse
+        do {
+            response = try session.withLock { session throws(CurlError) in try session.perform(request) }
+        } catch where error.kind == .timedOut {
+            throw .timedOut(operation: operation, table: configuration.tableName, budget: configuration.timeBudget)
+        } catch {
+            throw .unreachable(endpoint: configuration.endpoint.baseURL, error)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw DynamoDBErrorResponse(operation: operation, table: configuration.tableName, response: response).error
+        }
+        do {
+            return try JSONValue(parsing: response.body)
+        } catch {
+            throw malformed(operation, "\(error)")
+        }
+    }
+
+    /// The signed `POST /` of one operation, timed out at the budget.
+    private func request(_ operation: String, _ body: [UInt8], at date: SigningDate) -> HTTPRequest {
+        let signed = signer.sign(
+            SignableRequest(
+                method: "POST", host: configuration.endpoint.host, path: "/",
+                headers: [
+                    .init("Content-Type", "application/x-amz-json-1.0"), .init("X-Amz-Target", "DynamoDB_20120810.\(operation)"),
+                ],
+                body: body),
+            at: date)
+        return HTTPRequest(
+            method: .post, url: configuration.endpoint.baseURL + "/", headers: signed.headers.map { HTTPHeader($0.name, $0.value) },
+            body: body, connectTimeout: configuration.timeBudget, totalTimeout: configuration.timeBudget)
+    }
+
+    private func malformed(_ operation: String, _ problem: String) -> StateStoreError {
+        .malformedAnswer(operation: operation, table: configuration.tableName, problem: problem)
+    }
+}

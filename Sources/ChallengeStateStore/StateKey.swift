@@ -1,0 +1,14 @@
+import ChallengeCrypto
+
+/// Keys for a ``StateStore`` that do not reveal whom they belong to.
+public enum StateKey {
+    /// Names this key's use, so that the same secret could key other things without their values colliding.
+    static let purpose = "cognito-challenge-state-v1"
+
+    /// The lower-case hexadecimal HMAC-SHA256, under `secret`, of a purpose label, the user pool id and the user
+    /// name joined with NUL bytes: 64 characters, the same for the same user every time, and no user name in the
+    /// table. Pass Cognito's `userName` as the event carries it (its canonical form).
+    public static func derive(secret: [UInt8], userPoolId: String, userName: String) -> String {
+        Hex.encode(HMACSHA256.authenticationCode(key: secret, message: [purpose, userPoolId, userName].joined(separator: "\u{0}")))
+    }
+}

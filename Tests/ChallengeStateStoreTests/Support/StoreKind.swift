@@ -1,0 +1,24 @@
+import ChallengeStateStore
+import Foundation
+import Testing
+
+/// The two stores the behaviour suite runs against.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory
+    case dynamoDB
+
+    var testDescription: String { rawValue }
+
+    /// A new store; for DynamoDB, one on the suite's moto table.
+    func make() throws -> any StateStore {
+        switch self {
+        case .memory: MemoryStateStore()
+        case .dynamoDB: try MotoDynamoDB.running().store()
+        }
+    }
+
+    /// A key no other test uses, since DynamoDB tests share one table.
+    static func uniqueKey() -> String {
+        "test-" + UUID().uuidString
+    }
+}
