@@ -10,6 +10,7 @@ import PackageDescription
 //   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
 //   AWSSigV4          Signature Version 4 request signing
 //   EmailDelivery     where codes go: a local outbox file or Amazon SES
+//   ParameterStore    SSM Parameter Store reads (the function's secret at init)
 //   CognitoTriggers   configuration + dispatch of raw events to the flows
 //   bootstrap         the Lambda executable (links none of the invoker's libraries)
 //   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
@@ -48,6 +49,7 @@ let package = Package(
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
         .target(name: "EmailDelivery", dependencies: ["ChallengeFlows", "AWSSigV4", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "ParameterStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
             dependencies: ["CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON"]
@@ -99,6 +101,7 @@ let package = Package(
             name: "EmailDeliveryTests",
             dependencies: ["EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
+        .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON"]),
     ],
     swiftLanguageModes: [.v6]
