@@ -1,5 +1,4 @@
 import AWSSigV4
-import CurlHTTP
 import Foundation
 import ParameterStore
 import Testing
