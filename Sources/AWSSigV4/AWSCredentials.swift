@@ -16,13 +16,13 @@ public struct AWSCredentials: Sendable, Equatable, CustomStringConvertible, Cust
     }
 
     /// Reads `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and the optional `AWS_SESSION_TOKEN`.
-    public init(environment: [String: String]) throws(AWSCredentialsError) {
-        func required(_ variable: String) throws(AWSCredentialsError) -> String {
+    public init(environment: [String: String]) throws(AWSEnvironmentError) {
+        func required(_ variable: String) throws(AWSEnvironmentError) -> String {
             guard let value = environment[variable], !value.isEmpty else {
-                throw AWSCredentialsError(variable: variable, problem: "is not set")
+                throw AWSEnvironmentError(variable: variable, problem: "is not set")
             }
             guard value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-                throw AWSCredentialsError(variable: variable, problem: "contains spaces or characters outside ASCII")
+                throw AWSEnvironmentError(variable: variable, problem: "contains spaces or characters outside ASCII")
             }
             return value
         }
@@ -42,17 +42,4 @@ public struct AWSCredentials: Sendable, Equatable, CustomStringConvertible, Cust
     public var customMirror: Mirror {
         Mirror(self, children: ["accessKeyID": accessKeyID, "secretAccessKey": "<redacted>"], displayStyle: .struct)
     }
-}
-
-/// A credentials variable is missing or malformed. Names the variable, never its value.
-public struct AWSCredentialsError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let variable: String
-    public let problem: String
-
-    public init(variable: String, problem: String) {
-        self.variable = variable
-        self.problem = problem
-    }
-
-    public var description: String { "\(variable) \(problem)" }
 }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 
 import AWSSigV4
+import CurlHTTP
 
 /// Everything ``SESCodeDelivery`` needs, read once from the environment at start-up.
 public struct SESConfiguration: Sendable, Equatable {
@@ -13,7 +14,7 @@ public struct SESConfiguration: Sendable, Equatable {
     /// The sender, `address@domain` or `Name <address@domain>`; SES must have it (or its domain) verified.
     public var fromAddress: String
     public var configurationSetName: String?
-    public var endpoint: SESEndpoint
+    public var endpoint: AWSEndpoint
     public var templates: CodeEmailTemplates
     /// How long one delivery may take in all, retry included: it must end well inside Cognito's 5-second limit.
     public var timeBudget: Duration
@@ -28,20 +29,18 @@ public struct SESConfiguration: Sendable, Equatable {
     private static let defaultConnectTimeoutMilliseconds = 1000
     /// The longest budget `SES_TIMEOUT_MS` accepts: Cognito abandons a trigger after 5 s, and Create has other work.
     private static let maximumTimeBudgetMilliseconds = 4500
-    /// Where CA bundles live: Amazon Linux 2023 (Lambda's `provided.al2023`), then Debian and Ubuntu.
-    public static let knownCAFiles = ["/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/certs/ca-certificates.crt"]
 
     public init(
         region: String, credentials: AWSCredentials, fromAddress: String, configurationSetName: String? = nil,
-        endpoint: SESEndpoint? = nil, templates: CodeEmailTemplates = .defaults,
+        endpoint: AWSEndpoint? = nil, templates: CodeEmailTemplates = .defaults,
         timeBudget: Duration = defaultTimeBudget, connectTimeout: Duration = defaultConnectTimeout,
-        caFile: String? = SESConfiguration.installedCAFile()
+        caFile: String? = CABundle.installed()
     ) {
         self.region = region
         self.credentials = credentials
         self.fromAddress = fromAddress
         self.configurationSetName = configurationSetName
-        self.endpoint = endpoint ?? .regional(region)
+        self.endpoint = endpoint ?? .regional("email", region)
         self.templates = templates
         self.timeBudget = timeBudget
         self.connectTimeout = connectTimeout
@@ -63,15 +62,11 @@ public struct SESConfiguration: Sendable, Equatable {
             return count
         }
 
-        guard let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") else {
-            throw SESConfigurationError(variable: "AWS_REGION", problem: "is not set (Lambda sets it; set it to run elsewhere)")
-        }
-        guard region.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else {
-            throw SESConfigurationError(variable: "AWS_REGION", problem: "is \"\(region)\", not a region name such as eu-west-1")
-        }
-        let credentials: AWSCredentials
+        let aws: AWSEnvironment
+        let endpoint: AWSEndpoint
         do {
-            credentials = try AWSCredentials(environment: environment)
+            aws = try AWSEnvironment(environment)
+            endpoint = try AWSEndpoint("SES_ENDPOINT", in: environment, otherwise: .regional("email", aws.region))
         } catch {
             throw SESConfigurationError(variable: error.variable, problem: error.problem)
         }
@@ -80,14 +75,6 @@ public struct SESConfiguration: Sendable, Equatable {
         }
         guard from.contains("@"), !from.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw SESConfigurationError(variable: "SES_FROM_ADDRESS", problem: "is \"\(from)\", not an email address")
-        }
-        var endpoint = SESEndpoint.regional(region)
-        if let text = value("SES_ENDPOINT") {
-            guard let parsed = SESEndpoint(url: text) else {
-                throw SESConfigurationError(
-                    variable: "SES_ENDPOINT", problem: "is \"\(text)\"; expected http(s)://host[:port] with no path")
-            }
-            endpoint = parsed
         }
         let defaults = CodeEmailTemplates.defaults
         let templates = CodeEmailTemplates(
@@ -102,7 +89,7 @@ public struct SESConfiguration: Sendable, Equatable {
             "SES_TIMEOUT_MS", default: Self.defaultTimeBudgetMilliseconds, in: 100...Self.maximumTimeBudgetMilliseconds)
         let connectTimeout = try milliseconds(
             "SES_CONNECT_TIMEOUT_MS", default: min(Self.defaultConnectTimeoutMilliseconds, budget), in: 50...budget)
-        var caFile = Self.installedCAFile()
+        var caFile = CABundle.installed()
         if let path = value("SES_CA_FILE") {
             guard access(path, R_OK) == 0 else {
                 throw SESConfigurationError(variable: "SES_CA_FILE", problem: "is \"\(path)\", which is not a readable file")
@@ -110,38 +97,9 @@ public struct SESConfiguration: Sendable, Equatable {
             caFile = path
         }
         self.init(
-            region: region, credentials: credentials, fromAddress: from, configurationSetName: value("SES_CONFIGURATION_SET"),
+            region: aws.region, credentials: aws.credentials, fromAddress: from, configurationSetName: value("SES_CONFIGURATION_SET"),
             endpoint: endpoint, templates: templates, timeBudget: .milliseconds(budget), connectTimeout: .milliseconds(connectTimeout),
             caFile: caFile)
-    }
-
-    /// The first readable file of ``knownCAFiles``, or nil.
-    public static func installedCAFile() -> String? {
-        knownCAFiles.first { access($0, R_OK) == 0 }
-    }
-}
-
-/// Where SES requests go: the regional endpoint, or a local server that speaks the SES v2 API.
-public struct SESEndpoint: Sendable, Equatable {
-    /// `scheme://authority`, without a trailing slash.
-    public let baseURL: String
-    /// The authority: host, and `:port` when one was given; the value of the `Host` header.
-    public let host: String
-
-    /// `https://email.<region>.amazonaws.com`.
-    public static func regional(_ region: String) -> SESEndpoint {
-        SESEndpoint(url: "https://email.\(region).amazonaws.com")!
-    }
-
-    /// Parses `http://host[:port]` or `https://host[:port]`, with an optional trailing slash; nil for anything else.
-    public init?(url: String) {
-        let lowered = url.lowercased()
-        guard let scheme = ["https://", "http://"].first(where: { lowered.hasPrefix($0) }) else { return nil }
-        var authority = url.dropFirst(scheme.count)
-        if authority.hasSuffix("/") { authority = authority.dropLast() }
-        guard !authority.isEmpty, !authority.contains(where: { "/?#@ ".contains($0) || $0.isNewline }) else { return nil }
-        host = String(authority)
-        baseURL = scheme + host
     }
 }
 

@@ -1,4 +1,5 @@
 import AWSSigV4
+import CurlHTTP
 import EmailDelivery
 import Testing
 
@@ -15,12 +16,12 @@ struct SESConfigurationTests {
         #expect(configuration.credentials == AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "VERYSECRETKEY"))
         #expect(configuration.fromAddress == "no-reply@example.com")
         #expect(configuration.configurationSetName == nil)
-        #expect(configuration.endpoint == SESEndpoint(url: "https://email.eu-west-1.amazonaws.com"))
+        #expect(configuration.endpoint == AWSEndpoint(url: "https://email.eu-west-1.amazonaws.com"))
         #expect(configuration.endpoint.host == "email.eu-west-1.amazonaws.com")
         #expect(configuration.templates == .defaults)
         #expect(configuration.timeBudget == .milliseconds(3000))
         #expect(configuration.connectTimeout == .milliseconds(1000))
-        #expect(configuration.caFile == SESConfiguration.installedCAFile())
+        #expect(configuration.caFile == CABundle.installed())
     }
 
     @Test func everySetting() throws {

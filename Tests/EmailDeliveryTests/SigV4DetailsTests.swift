@@ -36,10 +36,10 @@ struct SigV4DetailsTests {
     }
 
     @Test func missingCredentialsNameTheVariable() {
-        #expect(throws: AWSCredentialsError(variable: "AWS_SECRET_ACCESS_KEY", problem: "is not set")) {
+        #expect(throws: AWSEnvironmentError(variable: "AWS_SECRET_ACCESS_KEY", problem: "is not set")) {
             try AWSCredentials(environment: ["AWS_ACCESS_KEY_ID": "AKIDEXAMPLE"])
         }
-        #expect(throws: AWSCredentialsError(variable: "AWS_ACCESS_KEY_ID", problem: "is not set")) {
+        #expect(throws: AWSEnvironmentError(variable: "AWS_ACCESS_KEY_ID", problem: "is not set")) {
             try AWSCredentials(environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "x"])
         }
         do {

@@ -12,7 +12,7 @@ enum Fixtures {
 
     static func configuration(endpoint: String, budget: Duration = .seconds(3)) -> SESConfiguration {
         SESConfiguration(
-            region: "us-east-1", credentials: credentials, fromAddress: fromAddress, endpoint: SESEndpoint(url: endpoint)!,
+            region: "us-east-1", credentials: credentials, fromAddress: fromAddress, endpoint: AWSEndpoint(url: endpoint)!,
             timeBudget: budget)
     }
 
