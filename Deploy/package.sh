@@ -14,6 +14,10 @@
 #   BUILDINFO                 Swift, glibc, OpenSSL and curl versions, the git commit (with -dirty when
 #                             tracked files differ from it) and the UTC build time
 #
+# Beside the zip it writes Deploy/out/template.yaml: Deploy/template.yaml with the function's CodeUri
+# pointing at that zip, for `sam deploy` and `aws cloudformation package` of the prebuilt zip (the
+# template's own CodeUri is the Deploy/ directory, for `sam build`'s makefile build).
+#
 # libcurl and OpenSSL are linked statically (Deploy/build-libcurl.sh builds the libcurl), so the zip
 # carries no libcurl, libssl or libcrypto.
 # The zip has fixed file times and order; BUILDINFO's build time is SOURCE_DATE_EPOCH when that is set,
@@ -28,6 +32,7 @@ repo_dir=$(dirname "$deploy_dir")
 scratch=$repo_dir/.build-release
 stage=$deploy_dir/work/package
 zip_out=$deploy_dir/out/bootstrap.zip
+template_out=$deploy_dir/out/template.yaml
 task_lib=/var/task/lib
 loader=ld-linux-x86-64.so.2
 host_loader=/lib64/$loader
@@ -159,3 +164,9 @@ echo "  licenses/: $(cd "$stage/licenses" && echo *)"
 echo "  BUILDINFO:"
 sed 's/^/    /' "$stage/BUILDINFO"
 ((zip_bytes <= max_zip_bytes)) || die "the zip is over $((max_zip_bytes / 1048576)) MiB"
+
+# (g) the template for this zip: CodeUri is resolved relative to the template's directory.
+sed -E 's|^( +CodeUri: ).*$|\1bootstrap.zip|' "$deploy_dir/template.yaml" >"$template_out"
+[[ $(grep -cE '^ +CodeUri: bootstrap\.zip$' "$template_out") == 1 ]] \
+    || die "expected exactly one CodeUri in $deploy_dir/template.yaml"
+echo "template for this zip: $template_out"
