@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packages and deploys the stack in one command:
-#   1. Deploy/package.sh (writes out/bootstrap.zip and out/template.yaml, the template pointing at that zip)
+#   1. Deploy/package.sh (writes out/bootstrap.zip and out/template.yaml, the template pointing at that zip);
+#      --no-package deploys what Deploy/out holds already
 #   2. the code hash secret: an SSM SecureString of `openssl rand -hex 32`, created only when
 #      `aws ssm get-parameter` says ParameterNotFound (any other error stops the deployment)
 #   3. SES: warns when the sender is not verified, and loudly when the account is in the SES sandbox
@@ -23,6 +24,7 @@ usage() {
     cat <<EOF
 usage: $0 --stack NAME --sender ADDRESS [--region REGION] [--flow FLOW] [--tier TIER]
           [--s3-bucket BUCKET] [--secret-parameter NAME] [--secret-kms-key ARN] [--parameter KEY=VALUE]...
+          [--no-package]
 
   --stack NAME              the CloudFormation stack to create or update
   --sender ADDRESS          the From address of code emails, verified in SES (SenderAddress)
@@ -34,12 +36,14 @@ usage: $0 --stack NAME --sender ADDRESS [--region REGION] [--flow FLOW] [--tier 
                             stack's current value, else $default_secret_parameter)
   --secret-kms-key ARN      a customer managed KMS key for that SecureString (SecretKmsKeyArn; default aws/ssm)
   --parameter KEY=VALUE     any other template parameter, e.g. SesRegion=eu-west-1 or DeletionProtection=INACTIVE
+  --no-package              skip Deploy/package.sh: deploy out/bootstrap.zip and out/template.yaml as they are
 Parameters not given keep their current values when the stack exists (else the template's defaults).
 EOF
 }
 
 stack='' sender='' region='' flow='' tier='' bucket='' secret_parameter='' kms_key=''
 extra=()
+run_package=1
 while (($#)); do
     case $1 in
         --stack | --sender | --region | --flow | --tier | --s3-bucket | --secret-parameter | --secret-kms-key | --parameter)
@@ -60,6 +64,7 @@ while (($#)); do
             esac
             shift 2
             ;;
+        --no-package) run_package=0; shift ;;
         -h | --help) usage; exit 0 ;;
         *) usage >&2; die "unknown argument: $1" ;;
     esac
@@ -104,7 +109,7 @@ account=$(in_region aws sts get-caller-identity --query Account --output text) \
 log "account $account, Region $region, stack $stack, $( ((use_sam)) && echo "sam deploy" || echo "aws cloudformation deploy")"
 
 # 1. the zip
-"$deploy_dir/package.sh"
+if ((run_package)); then "$deploy_dir/package.sh"; fi
 [[ -f $zip && -f $zip_template ]] || die "package.sh did not write $zip and $zip_template"
 
 # 2. the secret. Without --secret-parameter an existing stack keeps the parameter it has.
