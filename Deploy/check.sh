@@ -159,7 +159,7 @@ done
 if [[ ! -f $unpacked/BUILDINFO ]]; then
     fail "no BUILDINFO at the zip's root"
 elif ((${#missing[@]} == 0)); then
-    pass "BUILDINFO: $(grep -E "^(commit|built): " "$unpacked/BUILDINFO" | tr '\n' ' ')"
+    pass "BUILDINFO: $(grep -E '^(commit|built): ' "$unpacked/BUILDINFO" | paste -sd ';' - | sed 's/;/; /')"
 else
     fail "BUILDINFO lacks: ${missing[*]}"
 fi
