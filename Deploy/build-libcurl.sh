@@ -3,7 +3,7 @@
 # source package, for linking into the Lambda bootstrap.
 #
 # Result, under Deploy/work/libcurl/:
-#   prefix/      the installed libcurl: include/curl/*.h and lib/libcurl.a
+#   prefix/      the installed libcurl: include/curl/*.h and lib/libcurl.a, and curl's COPYING
 #   static-lib/  ONLY libcurl.a, libssl.a and libcrypto.a (OpenSSL's from libssl-dev)
 #   pkgconfig/   libcurl.pc and libcrypto.pc pointing at static-lib/. With PKG_CONFIG_PATH naming this
 #                directory, SwiftPM takes the CCurl and COpenSSL targets' flags from them, so `-lcurl`
@@ -142,6 +142,8 @@ log "configure + make (log: $build_log)"
     make -C lib -j"$(nproc)"
     make -C lib install
     make -C include install
+    # curl's licence, for the zip's licenses/ (Deploy/package.sh)
+    cp COPYING "$prefix/COPYING"
 ) >"$build_log" 2>&1 || die "libcurl build failed; the last lines of $build_log:$(echo; tail -n 25 "$build_log")"
 
 [[ -f $prefix/lib/libcurl.a ]] || die "the build finished without $prefix/lib/libcurl.a; see $build_log"

@@ -2,10 +2,13 @@
 # The deploy checks CI runs, after Deploy/package.sh:
 #   - template.yaml passes cfn-lint with no errors
 #   - every app client in template.yaml allows only flows that run the triggers (Deploy/client-flows.py)
+#   - template.yaml translates to CloudFormation with aws-sam-translator, and the translation wires the triggers
+#     to the `live` alias and grants exactly the SSM, SES and KMS access it should (Deploy/sam-translate.py)
 #   - the zip exists and is at most 8 MiB
 #   - bootstrap at its root is an executable x86-64 ELF whose interpreter is the zip's own loader and
 #     whose DT_RPATH is /var/task/lib; libcurl and OpenSSL are linked in, not loaded
 #   - every library the bootstrap and its libraries need is in the zip's lib/
+#   - the zip carries licenses/ (the copyright files of what is linked or shipped) and a complete BUILDINFO
 #   - the zip runs in an otherwise empty chroot (Deploy/chroot-smoke.sh; skipped only where chroot is
 #     impossible, with a SKIP line)
 # Prints a PASS, FAIL or SKIP line per check and a closing count; exits 1 if any check failed.
@@ -34,6 +37,11 @@ if ! command -v cfn-lint >/dev/null; then
     log "installing cfn-lint from PyPI"
     python3 -m pip install --quiet cfn-lint || die "cannot install cfn-lint; install it with pip install cfn-lint"
 fi
+if ! python3 -c 'import samtranslator' 2>/dev/null; then
+    log "installing aws-sam-translator from PyPI"
+    python3 -m pip install --quiet aws-sam-translator \
+        || die "cannot install aws-sam-translator; install it with pip install aws-sam-translator"
+fi
 
 # cfn-lint's exit status is a bit set: 2 errors, 4 warnings, 8 informational findings (1: it failed).
 lint_status=0
@@ -53,6 +61,14 @@ if ((client_flows_status == 0)); then
     pass "app client flows all run the triggers: $client_flows"
 else
     fail "an app client lets users sign in without the triggers: $client_flows"
+fi
+
+translate_status=0
+translation=$(python3 "$deploy_dir/sam-translate.py" "$deploy_dir/template.yaml" 2>&1) || translate_status=$?
+if ((translate_status == 0)); then
+    pass "template.yaml translates (aws-sam-translator):"$'\n'"$translation"
+else
+    fail "template.yaml's SAM translation fails or is wrong:"$'\n'"$translation"
 fi
 
 if [[ ! -f $zip ]]; then
@@ -121,6 +137,31 @@ if ((${#missing[@]} == 0)); then
     pass "every needed library is in lib/: $(cd "$unpacked/lib" && echo *)"
 else
     fail "missing from lib/: ${missing[*]}"
+fi
+
+# The notices of what the zip ships or links (Deploy/package.sh writes them).
+licenses=(libc6 libstdc++6 libgcc-s1 libssl3 curl)
+missing=()
+for name in "${licenses[@]}"; do
+    [[ -s $unpacked/licenses/$name ]] || missing+=("licenses/$name")
+done
+if ((${#missing[@]} == 0)); then
+    pass "licenses/ holds the copyright files: ${licenses[*]}"
+else
+    fail "missing or empty in the zip: ${missing[*]}"
+fi
+
+buildinfo_keys=(swift glibc openssl curl commit built)
+missing=()
+for key in "${buildinfo_keys[@]}"; do
+    grep -qE "^$key: .+" "$unpacked/BUILDINFO" 2>/dev/null || missing+=("$key")
+done
+if [[ ! -f $unpacked/BUILDINFO ]]; then
+    fail "no BUILDINFO at the zip's root"
+elif ((${#missing[@]} == 0)); then
+    pass "BUILDINFO: $(grep -E '^(commit|built): ' "$unpacked/BUILDINFO" | paste -sd ';' - | sed 's/;/; /')"
+else
+    fail "BUILDINFO lacks: ${missing[*]}"
 fi
 
 smoke_status=0

@@ -8,9 +8,20 @@
 #   lib/*.so.*                needs (glibc, libstdc++, libgcc_s), taken from this machine
 #   captcha-catalog.json      the CAPTCHA catalog: Deploy/captcha-catalog.json, or FILE given with
 #                             --captcha-catalog (the template's default CAPTCHA_CATALOG points here)
+#   licenses/                 the copyright and licence notices of what the zip ships or links:
+#                             libc6, libstdc++6, libgcc-s1, libssl3 (Debian's copyright files; libssl3's
+#                             covers the static OpenSSL) and curl (its COPYING)
+#   BUILDINFO                 Swift, glibc, OpenSSL and curl versions, the git commit (with -dirty when
+#                             tracked files differ from it) and the UTC build time
+#
+# Beside the zip it writes Deploy/out/template.yaml: Deploy/template.yaml with the function's CodeUri
+# pointing at that zip, for `sam deploy` and `aws cloudformation package` of the prebuilt zip (the
+# template's own CodeUri is the Deploy/ directory, for `sam build`'s makefile build).
 #
 # libcurl and OpenSSL are linked statically (Deploy/build-libcurl.sh builds the libcurl), so the zip
 # carries no libcurl, libssl or libcrypto.
+# The zip has fixed file times and order; BUILDINFO's build time is SOURCE_DATE_EPOCH when that is set,
+# so the same inputs and SOURCE_DATE_EPOCH give the same zip byte for byte.
 # Usage: Deploy/package.sh [--captcha-catalog FILE]
 set -euo pipefail
 
@@ -21,10 +32,15 @@ repo_dir=$(dirname "$deploy_dir")
 scratch=$repo_dir/.build-release
 stage=$deploy_dir/work/package
 zip_out=$deploy_dir/out/bootstrap.zip
+template_out=$deploy_dir/out/template.yaml
 task_lib=/var/task/lib
 loader=ld-linux-x86-64.so.2
 host_loader=/lib64/$loader
 max_zip_bytes=$((8 * 1024 * 1024))
+libcurl_work=$deploy_dir/work/libcurl
+# Debian packages whose copyright file goes into licenses/: the shipped glibc, libstdc++ and libgcc_s,
+# and the OpenSSL linked statically (libssl3 is the binary package built with the libssl-dev archives).
+license_packages=(libc6 libstdc++6 libgcc-s1 libssl3)
 
 catalog=$deploy_dir/captcha-catalog.json
 while (($#)); do
@@ -95,7 +111,44 @@ else
     log "note: no $catalog, so the zip has no CAPTCHA catalog (the captcha flows need one)"
 fi
 
-# (e) the zip, byte for byte the same for the same inputs: fixed times, a sorted file list
+# (e) licenses/ and BUILDINFO
+mkdir -p "$stage/licenses"
+for package in "${license_packages[@]}"; do
+    notice=/usr/share/doc/$package/copyright
+    [[ -s $notice ]] || die "$notice not found: is $package installed?"
+    cp "$notice" "$stage/licenses/$package"
+done
+# curl's own COPYING, as build-libcurl.sh keeps it from the source it built; else Debian's copyright file.
+curl_notice=$libcurl_work/prefix/COPYING
+[[ -s $curl_notice ]] || curl_notice=/usr/share/doc/libcurl4-openssl-dev/copyright
+[[ -s $curl_notice ]] || die "no licence text for curl: neither $libcurl_work/prefix/COPYING nor $curl_notice"
+cp "$curl_notice" "$stage/licenses/curl"
+
+swift_version=$(swift --version 2>/dev/null | sed -n '1s/^.*Swift version //p')
+glibc_version="$(getconf GNU_LIBC_VERSION) (Debian libc6 $(dpkg-query -W -f='${Version}' libc6))"
+# The version text compiled into the binary says which OpenSSL was linked, whatever is installed now.
+openssl_text=$(strings -n 8 "$stage/bootstrap" | grep -m1 -E '^OpenSSL [0-9]+\.[0-9]+\.[0-9]+' || true)
+[[ -n $openssl_text ]] || die "no OpenSSL version text in the bootstrap: is OpenSSL linked in?"
+openssl_version="$openssl_text (static, Debian libssl-dev $(dpkg-query -W -f='${Version}' libssl-dev))"
+curl_version=$(sed -n 's/^#define LIBCURL_VERSION "\(.*\)"$/\1/p' "$libcurl_work/prefix/include/curl/curlver.h")
+[[ -n $curl_version ]] || die "no LIBCURL_VERSION in $libcurl_work/prefix/include/curl/curlver.h"
+curl_source=$(sed -n 's/^curl \([^;]*\);.*/\1/p' "$libcurl_work/build.stamp" 2>/dev/null || true)
+if commit=$(git -C "$repo_dir" rev-parse HEAD 2>/dev/null); then
+    [[ -z $(git -C "$repo_dir" status --porcelain --untracked-files=no) ]] || commit+=-dirty
+else
+    commit="unknown (not a git checkout)"
+fi
+built=$(date -u -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}" +%Y-%m-%dT%H:%M:%SZ)
+{
+    echo "swift: $swift_version"
+    echo "glibc: $glibc_version"
+    echo "openssl: $openssl_version"
+    echo "curl: $curl_version (static, HTTP and HTTPS only; Debian source ${curl_source:-unknown})"
+    echo "commit: $commit"
+    echo "built: $built"
+} >"$stage/BUILDINFO"
+
+# (f) the zip, byte for byte the same for the same inputs: fixed times, a sorted file list
 find "$stage" -exec touch -h -d '2000-01-01 00:00:00 UTC' {} +
 rm -f "$zip_out"
 (cd "$stage" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | TZ=UTC zip -q -X -9 "$zip_out" -@)
@@ -107,4 +160,13 @@ awk -v bytes="$zip_bytes" -v max="$max_zip_bytes" \
 printf '  bootstrap: %d bytes stripped\n' "$(stat -c %s "$stage/bootstrap")"
 echo "  lib/:"
 (cd "$stage/lib" && for lib in *; do printf '    %-24s %9d bytes\n' "$lib" "$(stat -c %s "$lib")"; done)
+echo "  licenses/: $(cd "$stage/licenses" && echo *)"
+echo "  BUILDINFO:"
+sed 's/^/    /' "$stage/BUILDINFO"
 ((zip_bytes <= max_zip_bytes)) || die "the zip is over $((max_zip_bytes / 1048576)) MiB"
+
+# (g) the template for this zip: CodeUri is resolved relative to the template's directory.
+sed -E 's|^( +CodeUri: ).*$|\1bootstrap.zip|' "$deploy_dir/template.yaml" >"$template_out"
+[[ $(grep -cE '^ +CodeUri: bootstrap\.zip$' "$template_out") == 1 ]] \
+    || die "expected exactly one CodeUri in $deploy_dir/template.yaml"
+echo "template for this zip: $template_out"

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Translates the SAM template to plain CloudFormation with aws-sam-translator (the library behind the
+AWS::Serverless transform), for a few sets of parameter values, and checks what the translation must hold:
+
+  - the triggers and Cognito's invoke permission name the `live` alias (an AWS::Lambda::Alias), not the function
+  - the environment names the SSM parameter (CODE_HASH_SECRET_PARAMETER), SES_REGION, and
+    SES_CONFIGURATION_SET only when one is given; no plaintext CODE_HASH_SECRET
+  - ssm:GetParameter is allowed on exactly the parameter's ARN (no double slash for a /path name)
+  - ses:SendEmail covers the identity in the SES Region, plus the configuration set when one is given
+  - kms:Decrypt (through SSM only) appears only with SecretKmsKeyArn
+  - the pool's UserPoolTier and DeletionProtection come from the parameters
+
+Conditions and the intrinsic functions the checks look through (Ref, Fn::If, Fn::Sub, Fn::Select, Fn::Split,
+Fn::Equals, Fn::Not) are evaluated here for the given values; references to resources stay as "<Ref X>".
+
+Usage: Deploy/sam-translate.py [TEMPLATE]      (default: Deploy/template.yaml beside this script)
+Prints one line per parameter set; exits 1 when a check fails, 2 when the template does not translate.
+"""
+import copy
+import logging
+import os
+import re
+import sys
+
+try:
+    from samtranslator.public.exceptions import InvalidDocumentException
+    from samtranslator.translator.transform import transform
+    from samtranslator.yaml_helper import yaml_parse
+except ImportError:
+    print("aws-sam-translator is not installed: pip install aws-sam-translator", file=sys.stderr)
+    sys.exit(2)
+
+REGION = "eu-west-1"
+ACCOUNT = "123456789012"
+PSEUDO = {"AWS::Region": REGION, "AWS::AccountId": ACCOUNT, "AWS::Partition": "aws", "AWS::StackName": "stack",
+          "AWS::URLSuffix": "amazonaws.com"}
+NO_VALUE = object()
+KMS_KEY = f"arn:aws:kms:{REGION}:{ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+
+CASES = {
+    "defaults": {"SenderAddress": "no-reply@example.com"},
+    "everything set": {
+        "SenderAddress": "no-reply@example.com", "SenderIdentity": "example.com", "SesRegion": "us-east-1",
+        "SesConfigurationSet": "codes", "CodeHashSecretParameter": "plain-name", "SecretKmsKeyArn": KMS_KEY,
+        "UserPoolTier": "ESSENTIALS", "DeletionProtection": "INACTIVE", "ConfigurationDigest": "0123456789abcdef",
+    },
+}
+
+
+class Evaluator:
+    def __init__(self, template, values):
+        self.values = dict(PSEUDO)
+        for name, parameter in template.get("Parameters", {}).items():
+            if name in values:
+                self.values[name] = values[name]
+            elif "Default" in parameter:
+                self.values[name] = str(parameter["Default"])
+        self.conditions = {}
+        self.template_conditions = template.get("Conditions", {})
+
+    def condition(self, name):
+        if name not in self.conditions:
+            self.conditions[name] = bool(self.eval(self.template_conditions[name]))
+        return self.conditions[name]
+
+    def sub(self, text, variables):
+        def replace(match):
+            key = match.group(1)
+            if key in variables:
+                return str(variables[key])
+            if key in self.values:
+                return str(self.values[key])
+            return f"<{key}>"
+        return re.sub(r"\$\{([^}!]+)\}", replace, text)
+
+    def eval(self, node):
+        if isinstance(node, list):
+            return [value for value in (self.eval(item) for item in node) if value is not NO_VALUE]
+        if not isinstance(node, dict):
+            return node
+        if len(node) == 1:
+            (key, argument), = node.items()
+            if key == "Ref":
+                if argument == "AWS::NoValue":
+                    return NO_VALUE
+                return self.values.get(argument, f"<Ref {argument}>")
+            if key == "Fn::If":
+                return self.eval(argument[1] if self.condition(argument[0]) else argument[2])
+            if key == "Fn::Equals":
+                return self.eval(argument[0]) == self.eval(argument[1])
+            if key == "Fn::Not":
+                return not self.eval(argument[0])
+            if key == "Condition":
+                return self.condition(argument)
+            if key == "Fn::Select":
+                return self.eval(argument[1])[int(self.eval(argument[0]))]
+            if key == "Fn::Split":
+                return self.eval(argument[1]).split(argument[0])
+            if key == "Fn::Sub":
+                if isinstance(argument, str):
+                    return self.sub(argument, {})
+                return self.sub(argument[0], {name: self.eval(value) for name, value in argument[1].items()})
+            if key == "Fn::GetAtt":
+                return f"<GetAtt {'.'.join(argument) if isinstance(argument, list) else argument}>"
+        return {key: value for key, value in ((k, self.eval(v)) for k, v in node.items()) if value is not NO_VALUE}
+
+
+def statements(role):
+    for policy in role["Properties"].get("Policies", []):
+        yield from policy["PolicyDocument"]["Statement"]
+
+
+def as_list(value):
+    return value if isinstance(value, list) else [value]
+
+
+def check(name, template, values):
+    document = copy.deepcopy(template)
+    # `sam deploy` / `aws cloudformation package` replace the local CodeUri with the uploaded object's.
+    document["Resources"]["ChallengeFunction"]["Properties"]["CodeUri"] = "s3://bucket/bootstrap.zip"
+    try:
+        translated = transform(document, values, None)
+    except InvalidDocumentException as error:
+        print(f"{name}: the template does not translate: {'; '.join(str(cause) for cause in error.causes)}")
+        return 2
+    evaluator = Evaluator(translated, values)
+    resources = {logical_id: evaluator.eval(resource) for logical_id, resource in translated["Resources"].items()}
+    problems = []
+    aliases = [logical_id for logical_id, resource in resources.items() if resource["Type"] == "AWS::Lambda::Alias"]
+    alias_ref = f"<Ref {aliases[0]}>" if len(aliases) == 1 else None
+    if not alias_ref:
+        problems.append(f"expected one AWS::Lambda::Alias, found {aliases}")
+
+    pool = resources["UserPool"]["Properties"]
+    for trigger in ("DefineAuthChallenge", "CreateAuthChallenge", "VerifyAuthChallengeResponse"):
+        if pool["LambdaConfig"].get(trigger) != alias_ref:
+            problems.append(f"{trigger} is {pool['LambdaConfig'].get(trigger)}, not the alias")
+    permissions = [r["Properties"] for r in resources.values() if r["Type"] == "AWS::Lambda::Permission"]
+    if [p["FunctionName"] for p in permissions] != [alias_ref]:
+        problems.append(f"the invoke permissions name {[p['FunctionName'] for p in permissions]}, not the alias")
+    for key, parameter in (("UserPoolTier", "UserPoolTier"), ("DeletionProtection", "DeletionProtection")):
+        if pool.get(key) != evaluator.values[parameter]:
+            problems.append(f"the pool's {key} is {pool.get(key)}, not {evaluator.values[parameter]}")
+
+    function = resources["ChallengeFunction"]["Properties"]
+    variables = function["Environment"]["Variables"]
+    ses_region = evaluator.values["SesRegion"] or REGION
+    secret_name = evaluator.values["CodeHashSecretParameter"]
+    configuration_set = evaluator.values["SesConfigurationSet"]
+    expected_variables = {"SES_REGION": ses_region, "CODE_HASH_SECRET_PARAMETER": secret_name}
+    if configuration_set:
+        expected_variables["SES_CONFIGURATION_SET"] = configuration_set
+    for variable, expected in expected_variables.items():
+        if variables.get(variable) != expected:
+            problems.append(f"{variable} is {variables.get(variable)!r}, not {expected!r}")
+    if not configuration_set and "SES_CONFIGURATION_SET" in variables:
+        problems.append("SES_CONFIGURATION_SET is set with no configuration set given")
+    if "CODE_HASH_SECRET" in variables:
+        problems.append("the environment holds a plaintext CODE_HASH_SECRET")
+
+    role = resources[function["Role"].removeprefix("<GetAtt ").removesuffix(".Arn>")]
+    by_action = {}
+    for statement in statements(role):
+        for action in as_list(statement["Action"]):
+            by_action.setdefault(action, []).append(statement)
+    secret_arn = f"arn:aws:ssm:{REGION}:{ACCOUNT}:parameter/{secret_name.lstrip('/')}"
+    ssm = by_action.get("ssm:GetParameter", [])
+    if [as_list(s["Resource"]) for s in ssm] != [[secret_arn]]:
+        problems.append(f"ssm:GetParameter is on {[s['Resource'] for s in ssm]}, not exactly {secret_arn}")
+    identity = evaluator.values["SenderIdentity"] or evaluator.values["SenderAddress"]
+    expected_ses = [f"arn:aws:ses:{ses_region}:{ACCOUNT}:identity/{identity}"]
+    if configuration_set:
+        expected_ses.append(f"arn:aws:ses:{ses_region}:{ACCOUNT}:configuration-set/{configuration_set}")
+    ses = by_action.get("ses:SendEmail", [])
+    if [as_list(s["Resource"]) for s in ses] != [expected_ses]:
+        problems.append(f"ses:SendEmail is on {[s['Resource'] for s in ses]}, not {expected_ses}")
+    kms = by_action.get("kms:Decrypt", [])
+    key = evaluator.values["SecretKmsKeyArn"]
+    expected_kms = [{"Resource": key, "Via": f"ssm.{REGION}.amazonaws.com"}] if key else []
+    found_kms = [{"Resource": s["Resource"], "Via": s.get("Condition", {}).get("StringEquals", {}).get("kms:ViaService")}
+                 for s in kms]
+    if found_kms != expected_kms:
+        problems.append(f"kms:Decrypt statements are {found_kms}, expected {expected_kms}")
+
+    version = [logical_id for logical_id, r in resources.items() if r["Type"] == "AWS::Lambda::Version"]
+    digest = evaluator.values["ConfigurationDigest"]
+    if digest and version != [f"ChallengeFunctionVersion{digest[:10]}"]:
+        problems.append(f"the version is {version}, not named after ConfigurationDigest {digest[:10]}")
+
+    if problems:
+        print(f"{name}: " + "; ".join(problems))
+        return 1
+    print(f"{name}: translates; triggers and permission on {aliases[0]}, GetParameter on {secret_arn}, "
+          f"SendEmail on {len(expected_ses)} resource(s) in {ses_region}, kms:Decrypt {'granted' if key else 'not needed'}")
+    return 0
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.yaml")
+    os.environ.setdefault("AWS_DEFAULT_REGION", REGION)  # the translator wants a Region for ARNs
+    logging.getLogger("samtranslator").setLevel(logging.ERROR)  # not its "unpublished metrics" warning
+    with open(path, encoding="utf-8") as handle:
+        template = yaml_parse(handle.read())
+    return max(check(name, template, values) for name, values in CASES.items())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
