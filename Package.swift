@@ -115,6 +115,8 @@ let package = Package(
             name: "CaptchaVerificationTests",
             dependencies: ["CaptchaVerification", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
             exclude: ["Support/siteverify_standin.py"]
+        ),
+        .testTarget(
             name: "ChallengeStateStoreTests",
             dependencies: ["ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
         ),
