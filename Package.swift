@@ -60,7 +60,10 @@ let package = Package(
         .target(name: "ParameterStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
-            dependencies: ["CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON"]
+            dependencies: [
+                "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
+                "ParameterStore", "CaptchaVerification", "ChallengeStateStore",
+            ]
         ),
         .executableTarget(name: "bootstrap", dependencies: ["CognitoTriggers", "LambdaRuntime"]),
         .target(
@@ -99,7 +102,7 @@ let package = Package(
         .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON"]),
         .testTarget(
             name: "CognitoTriggersTests",
-            dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON"]
+            dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore"]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(

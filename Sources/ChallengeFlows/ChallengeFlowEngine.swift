@@ -24,12 +24,18 @@ public struct ChallengeFlowEngine: Sendable {
     private let keys: ChallengeKeys
     private let random: any RandomSource
     private let captchas: [CaptchaEntry]
+    private let captchaWidget: [String: String]?
 
+    /// - Parameters:
+    ///   - captchas: the images of a self-hosted CAPTCHA catalog, answered by their text.
+    ///   - captchaWidget: instead of a catalog, the public parameters of a CAPTCHA provider's widget (provider, site
+    ///     key, action); the client answers with the widget's token, which the caller checks with the provider.
     public init(
         flow: SignInFlow, policy: ChallengePolicy, keys: ChallengeKeys, captchas: [CaptchaEntry] = [],
-        requireVerifiedEmail: Bool = true, random: any RandomSource = SystemRandom()
+        captchaWidget: [String: String]? = nil, requireVerifiedEmail: Bool = true,
+        random: any RandomSource = SystemRandom()
     ) throws(ConfigurationError) {
-        if flow.steps.contains(.captcha) && captchas.isEmpty {
+        if flow.steps.contains(.captcha) && captchas.isEmpty && captchaWidget == nil {
             throw .missing(
                 variable: "CAPTCHA_CATALOG",
                 hint: "the flow \"\(flow)\" has a CAPTCHA step; point it at a JSON file of {\"imageURL\", \"answer\"} entries")
@@ -40,6 +46,7 @@ public struct ChallengeFlowEngine: Sendable {
         self.requireVerifiedEmail = requireVerifiedEmail
         self.random = random
         self.captchas = captchas
+        self.captchaWidget = captchaWidget
     }
 
     /// An engine whose only key is `secret` (no rotation in progress, decoys derived from `secret`).
@@ -116,14 +123,36 @@ public struct ChallengeFlowEngine: Sendable {
             reusedEarlierCode: seal == previousSeal, unusableAddress: address?.problem)
     }
 
+    /// The same challenge answered with `live`, a code sent earlier (in another sign-in) that is still valid:
+    /// nothing is sent.
+    public func reusing(_ live: ChallengeSeal, for issued: IssuedChallenge, now: Int64) -> IssuedChallenge {
+        var publicParameters = issued.publicParameters
+        publicParameters["expiresInSeconds"] = String(max(0, live.expiresAt - now))
+        return IssuedChallenge(
+            kind: issued.kind, seal: live, publicParameters: publicParameters, delivery: nil, reusedEarlierCode: true,
+            unusableAddress: issued.unusableAddress)
+    }
+
+    /// The same challenge with its code withheld (e.g. by a send throttle): it looks the same, and nothing is sent.
+    public func withholding(_ issued: IssuedChallenge) -> IssuedChallenge {
+        IssuedChallenge(
+            kind: issued.kind, seal: issued.seal, publicParameters: issued.publicParameters, delivery: nil,
+            reusedEarlierCode: false, unusableAddress: issued.unusableAddress)
+    }
+
     private func createCaptcha(user: UserIdentity, stepIndex: Int, attemptsLeft: Int, now: Int64) throws -> IssuedChallenge {
-        let entry = captchas[Int(try random.uniformInteger(below: UInt32(captchas.count)))]
-        let seal = self.seal(answer: entry.answer, kind: .captcha, stepIndex: stepIndex, user: user, now: now)
-        let publicParameters = [
-            "challenge": ChallengeKind.captcha.rawValue,
-            "captchaUrl": entry.imageURL,
-            "attemptsLeft": String(attemptsLeft),
-        ]
+        var publicParameters = ["challenge": ChallengeKind.captcha.rawValue, "attemptsLeft": String(attemptsLeft)]
+        let sealed: String
+        if let captchaWidget {
+            // The provider judges the token; the seal only marks the step, over a nonce nobody can answer.
+            publicParameters.merge(captchaWidget) { own, _ in own }
+            sealed = Hex.encode(try random.bytes(count: 16))
+        } else {
+            let entry = captchas[Int(try random.uniformInteger(below: UInt32(captchas.count)))]
+            publicParameters["captchaUrl"] = entry.imageURL
+            sealed = entry.answer
+        }
+        let seal = self.seal(answer: sealed, kind: .captcha, stepIndex: stepIndex, user: user, now: now)
         return IssuedChallenge(
             kind: .captcha, seal: seal, publicParameters: publicParameters, delivery: nil, reusedEarlierCode: false,
             unusableAddress: nil)
