@@ -48,7 +48,7 @@ public struct AppClientTemplate: Sendable, Equatable {
             for line in properties[(start + 1)...] {
                 let content = line.drop { $0 == " " }
                 guard content.hasPrefix("- "), Self.indent(of: line) >= keyIndent else { break }
-                names.append(Self.unquoted(content.dropFirst(2)))
+                names.append(Self.unquoted(Self.withoutComment(content.dropFirst(2))))
             }
             if let unknown = names.first(where: { !ClientAuthFlows.knownNames.contains($0) }) {
                 throw ReadError(reason: "ExplicitAuthFlows lists \"\(unknown)\", which is not a Cognito auth flow")
@@ -82,10 +82,14 @@ public struct AppClientTemplate: Sendable, Equatable {
     /// The scalar after `key:` on this line, without a trailing comment or quotes.
     private static func value(of key: String, in line: String) -> String? {
         guard self.key(of: line) == key, let colon = line.firstIndex(of: ":") else { return nil }
-        var rest = line[line.index(after: colon)...]
-        if let comment = rest.range(of: " #") { rest = rest[..<comment.lowerBound] }
-        let text = unquoted(rest)
+        let text = unquoted(withoutComment(line[line.index(after: colon)...]))
         return text.isEmpty ? nil : text
+    }
+
+    /// The text before a ` #` comment.
+    private static func withoutComment(_ text: Substring) -> Substring {
+        guard let comment = text.range(of: " #") else { return text }
+        return text[..<comment.lowerBound]
     }
 
     private static func unquoted(_ text: Substring) -> String {

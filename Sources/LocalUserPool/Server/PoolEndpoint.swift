@@ -59,11 +59,13 @@ public final class PoolEndpoint: Sendable {
         return pool
     }
 
-    /// Stops listening, closes every connection and waits for the event loop to end.
+    /// Stops listening, closes every connection, waits for their tasks and then for the event loop to end.
     public func shutdown() async {
         let channel = server.withLock { channel in defer { channel = nil }; return channel }
         try? await channel?.close()
-        acceptLoop.withLock { $0?.cancel() }
+        let loop = acceptLoop.withLock { loop in defer { loop = nil }; return loop }
+        loop?.cancel()
+        await loop?.value
         try? await group.shutdownGracefully()
     }
 
