@@ -11,6 +11,8 @@ public actor LocalUserPool {
     public nonisolated let settings: PoolSettings
     /// The JSON Web Key Set tokens verify against.
     public nonisolated let jwks: JSONValue
+    /// The OpenID discovery document: the issuer and where its keys are, for libraries that start from it.
+    public nonisolated let openIDConfiguration: JSONValue
     let passwordPolicy: PasswordPolicy
     let triggers: TriggerCall
     let issuer: CognitoTokenIssuer
@@ -32,6 +34,13 @@ public actor LocalUserPool {
         self.passwordPolicy = passwordPolicy
         self.issuer = issuer
         jwks = JWKS.document(keys: [issuer.key])
+        openIDConfiguration = .object(JSONObject([
+            ("issuer", .string(issuer.issuer)),
+            ("jwks_uri", .string("\(issuer.issuer)/.well-known/jwks.json")),
+            ("id_token_signing_alg_values_supported", .array(["RS256"])),
+            ("subject_types_supported", .array(["public"])),
+            ("response_types_supported", .array(["code", "token"])),
+        ]))
         triggers = TriggerCall(transport: transport)
         poolName = try Self.poolName(settings.userPoolId)
         self.users = UserDirectory(users)

@@ -1,7 +1,9 @@
 """`cognito-local pool` against real SDK clients: boto3's cognito-idp client for the JSON protocol, pycognito's
 AWSSRP for the SRP math, PyJWT for the tokens. Each sign-in runs the real triggers, in-process or in the built
 bootstrap."""
+import json
 import time
+import urllib.request
 
 import jwt
 import pytest
@@ -240,3 +242,30 @@ def test_protocol_errors(pools):
     assert error_of(pool.client.admin_get_user, UserPoolId=POOL_ID, Username="nobody") == (
         "UserNotFoundException", "User does not exist.")
     assert error_of(pool.client.get_user, AccessToken="not-a-token")[0] == "NotAuthorizedException"
+
+
+def test_admin_initiate_and_respond(pools):
+    pool = pools()
+    challenge = pool.client.admin_initiate_auth(
+        UserPoolId=POOL_ID, ClientId=CLIENT_ID, AuthFlow="CUSTOM_AUTH", AuthParameters={"USERNAME": "jane"})
+    result = pool.client.admin_respond_to_auth_challenge(
+        UserPoolId=POOL_ID, ClientId=CLIENT_ID, ChallengeName="CUSTOM_CHALLENGE", Session=challenge["Session"],
+        ChallengeResponses={"USERNAME": "jane", "ANSWER": pool.latest_code()})
+    verify_tokens(pool, result["AuthenticationResult"])
+    assert error_of(pool.client.admin_initiate_auth, UserPoolId="us-east-1_Other", ClientId=CLIENT_ID,
+                    AuthFlow="CUSTOM_AUTH", AuthParameters={"USERNAME": "jane"})[0] == "ResourceNotFoundException"
+
+
+def test_discovery_and_browser_preflight(pools):
+    pool = pools()
+    with urllib.request.urlopen(f"{pool.issuer}/.well-known/openid-configuration") as response:
+        discovery = json.load(response)
+    assert discovery["issuer"] == pool.issuer
+    assert discovery["jwks_uri"] == f"{pool.issuer}/.well-known/jwks.json"
+    preflight = urllib.request.Request(
+        f"{pool.url}/", method="OPTIONS",
+        headers={"Origin": "http://localhost:5173", "Access-Control-Request-Method": "POST",
+                 "Access-Control-Request-Headers": "content-type,x-amz-target,x-amz-user-agent"})
+    with urllib.request.urlopen(preflight) as response:
+        assert response.headers["Access-Control-Allow-Origin"] == "*"
+        assert "x-amz-target" in response.headers["Access-Control-Allow-Headers"]

@@ -5,7 +5,8 @@ import NIOPosix
 import Synchronization
 
 /// The local user pool over HTTP: `POST /` with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>` (what
-/// the AWS SDKs send to `endpoint_url`), and `GET /<poolId>/.well-known/jwks.json`. Each connection is its own task.
+/// the AWS SDKs send to `endpoint_url`), `GET /<poolId>/.well-known/jwks.json` and `openid-configuration`, and CORS
+/// preflights for browsers. Each connection is its own task.
 public final class PoolEndpoint: Sendable {
     /// One answered request, for a log line.
     public struct Exchange: Sendable {
@@ -106,6 +107,10 @@ public final class PoolEndpoint: Sendable {
         switch (request.method, path) {
         case (.GET, "/\(poolId)/.well-known/jwks.json"):
             return PoolHTTPAnswer(document: pool.jwks)
+        case (.GET, "/\(poolId)/.well-known/openid-configuration"):
+            return PoolHTTPAnswer(document: pool.openIDConfiguration)
+        case (.OPTIONS, _):
+            return .preflight(requestedHeaders: request.headers.first(name: "Access-Control-Request-Headers"))
         case (.POST, "/"):
             guard let operation = PoolHTTPAnswer.operation(target: request.headers.first(name: "X-Amz-Target")) else {
                 let error = PoolError(.unknownOperation, "The X-Amz-Target header must name an operation as \"\(PoolHTTPAnswer.targetPrefix)<Operation>\".")

@@ -22,18 +22,30 @@ public struct PoolHTTPAnswer: Sendable {
         self.init(status: status, extraHeaders: [("x-amzn-ErrorType", error.kind.rawValue)], body: body.serialized())
     }
 
-    /// 200 with a JSON document served by GET (the JWKS).
+    /// 200 with a JSON document served by GET (the JWKS, the OpenID configuration).
     public init(document: JSONValue) {
         status = 200
-        headers = [("Content-Type", "application/json")]
+        headers = [("Content-Type", "application/json")] + Self.crossOrigin
         body = document.serialized()
+    }
+
+    /// The answer to a browser's CORS preflight (`OPTIONS`), so that Amplify in a web page can call the pool.
+    public static func preflight(requestedHeaders: String?) -> PoolHTTPAnswer {
+        PoolHTTPAnswer(
+            status: 200,
+            headers: Self.crossOrigin + [
+                ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
+                ("Access-Control-Allow-Headers", requestedHeaders ?? "content-type, x-amz-target, x-amz-user-agent"),
+                ("Access-Control-Max-Age", "600"),
+            ],
+            body: [])
     }
 
     /// 404 for a path the pool does not serve.
     public static func notFound(method: String, path: String, userPoolId: String) -> PoolHTTPAnswer {
         PoolHTTPAnswer(error: PoolError(
             .resourceNotFound,
-            "\(method) \"\(path)\" is not served here; use POST / with X-Amz-Target or GET /\(userPoolId)/.well-known/jwks.json."),
+            "\(method) \"\(path)\" is not served here; use POST / with X-Amz-Target, or GET /\(userPoolId)/.well-known/jwks.json or openid-configuration."),
             status: 404)
     }
 
@@ -44,9 +56,21 @@ public struct PoolHTTPAnswer: Sendable {
         return operation.isEmpty ? nil : operation
     }
 
+    /// Any origin may call a local pool; the SDKs read these two headers.
+    private static let crossOrigin = [
+        ("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "x-amzn-RequestId, x-amzn-ErrorType"),
+    ]
+
     private init(status: Int, extraHeaders: [(String, String)], body: [UInt8]) {
+        self.init(
+            status: status,
+            headers: [("Content-Type", Self.contentType), ("x-amzn-RequestId", UUID().uuidString.lowercased())] + Self.crossOrigin + extraHeaders,
+            body: body)
+    }
+
+    private init(status: Int, headers: [(String, String)], body: [UInt8]) {
         self.status = status
-        headers = [("Content-Type", Self.contentType), ("x-amzn-RequestId", UUID().uuidString.lowercased())] + extraHeaders
+        self.headers = headers
         self.body = body
     }
 }
