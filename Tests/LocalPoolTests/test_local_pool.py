@@ -269,3 +269,21 @@ def test_discovery_and_browser_preflight(pools):
     with urllib.request.urlopen(preflight) as response:
         assert response.headers["Access-Control-Allow-Origin"] == "*"
         assert "x-amz-target" in response.headers["Access-Control-Allow-Headers"]
+
+
+def test_temporary_password_must_be_changed(pools):
+    pool = pools(args=("--allow-flow", "ALLOW_USER_SRP_AUTH", "--allow-flow", "ALLOW_USER_PASSWORD_AUTH"))
+    pool.client.admin_create_user(
+        UserPoolId=POOL_ID, Username="kim", TemporaryPassword="Temporary-Pass-1", MessageAction="SUPPRESS",
+        UserAttributes=[{"Name": "email", "Value": "kim@example.com"}])
+    srp = aws_srp.AWSSRP("kim", "Temporary-Pass-1", POOL_ID, CLIENT_ID, client=pool.client)
+    changed = srp.set_new_password_challenge("Permanent-Pass-2")
+    verify_tokens(pool, changed["AuthenticationResult"], user="kim")
+    assert pool.client.admin_get_user(UserPoolId=POOL_ID, Username="kim")["UserStatus"] == "CONFIRMED"
+    tokens = pool.client.initiate_auth(
+        AuthFlow="USER_PASSWORD_AUTH", ClientId=CLIENT_ID,
+        AuthParameters={"USERNAME": "kim@example.com", "PASSWORD": "Permanent-Pass-2"})
+    verify_tokens(pool, tokens["AuthenticationResult"], user="kim")
+    assert error_of(pool.client.initiate_auth, AuthFlow="USER_PASSWORD_AUTH", ClientId=CLIENT_ID,
+                    AuthParameters={"USERNAME": "kim", "PASSWORD": "Temporary-Pass-1"}) == (
+        "NotAuthorizedException", "Incorrect username or password.")

@@ -8,21 +8,29 @@ enum PendingChallenge: Sendable {
     case passwordVerifier(server: SRPServerSession, clientPublicA: String, secretBlock: [UInt8])
     /// A CUSTOM_CHALLENGE Create built: what Verify gets, and the metadata recorded on the session entry.
     case custom(privateParameters: [String: String], metadata: String?)
+    /// NEW_PASSWORD_REQUIRED: the password was right, but it is temporary (FORCE_CHANGE_PASSWORD).
+    case newPassword
 
     var challengeName: ChallengeName {
         switch self {
         case .passwordVerifier: .passwordVerifier
         case .custom: .customChallenge
+        case .newPassword: .newPasswordRequired
         }
     }
+}
+
+extension ChallengeName {
+    /// The challenge for a user whose password is temporary; the pool runs it itself.
+    static let newPasswordRequired = ChallengeName(rawValue: "NEW_PASSWORD_REQUIRED")
 }
 
 /// Which InitiateAuth flow a sign-in runs.
 enum SignInKind: Sendable, Equatable {
     /// CUSTOM_AUTH: Define decides every step.
     case customAuth
-    /// USER_SRP_AUTH: the password alone; no trigger runs.
-    case userSRP
+    /// USER_SRP_AUTH, USER_PASSWORD_AUTH, ADMIN_USER_PASSWORD_AUTH: the password alone; no trigger runs.
+    case passwordOnly
 }
 
 /// One sign-in in progress, between two requests: who signs in, the session list the triggers see, and the
@@ -32,7 +40,7 @@ struct AuthSession: Sendable {
     /// The name the client signed in with.
     let requestedName: String
     /// Nil for a user that does not exist (PreventUserExistenceErrors).
-    let user: PoolUser?
+    var user: PoolUser?
     let identity: EventIdentity
     var entries: [SessionEntry]
     /// `SRP_A` from InitiateAuth, for a PASSWORD_VERIFIER step.

@@ -42,14 +42,39 @@ extension LocalUserPool {
         case .passwordVerifier(let server, let clientPublicA, let secretBlock):
             let correct = try checkPasswordClaim(
                 responses, server: server, clientPublicA: clientPublicA, secretBlock: secretBlock, session: session)
-            switch session.kind {
-            case .userSRP:
-                guard correct, let user = session.user else { throw .incorrectCredentials }
-                return try issueTokens(for: user)
-            case .customAuth:
-                session.entries.append(SessionEntry(challengeName: .passwordVerifier, challengeResult: correct))
-                return try await advance(session)
-            }
+            return try await passwordChecked(session, correct: correct)
+        case .newPassword:
+            guard var user = session.user else { throw .incorrectCredentials }
+            user.verifier = try passwordVerifier(userName: user.userName, password: try Self.required("NEW_PASSWORD", in: responses))
+            user.status = .confirmed
+            user.modifiedAt = unixNow
+            users.replace(user)
+            session.user = user
+            return try await passwordChecked(session, correct: true)
+        }
+    }
+
+    /// What follows a checked password: NEW_PASSWORD_REQUIRED for a temporary one; then tokens (password-only
+    /// flows, or a refusal) or, in CUSTOM_AUTH, a PASSWORD_VERIFIER entry and Define.
+    func passwordChecked(_ session: AuthSession, correct: Bool) async throws(PoolError) -> JSONValue {
+        if correct, let user = session.user, user.status == .forceChangePassword {
+            var next = session
+            next.pending = .newPassword
+            let id = try sessions.store(next, now: .now)
+            let attributes = JSONValue.object(JSONObject(user.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+            return Self.challengeAnswer(.newPasswordRequired, parameters: [
+                "USER_ID_FOR_SRP": user.userName, "requiredAttributes": "[]",
+                "userAttributes": String(decoding: attributes.serialized(), as: UTF8.self),
+            ], session: id)
+        }
+        switch session.kind {
+        case .passwordOnly:
+            guard correct, let user = session.user else { throw .incorrectCredentials }
+            return try issueTokens(for: user)
+        case .customAuth:
+            var next = session
+            next.entries.append(SessionEntry(challengeName: .passwordVerifier, challengeResult: correct))
+            return try await advance(next)
         }
     }
 

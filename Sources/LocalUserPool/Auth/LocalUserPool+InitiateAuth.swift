@@ -21,7 +21,10 @@ extension LocalUserPool {
         case .userSRPAuth: return try startUserSRP(parameters)
         case .refreshTokenAuth, .refreshToken: return try refresh(parameters)
         case .userPasswordAuth, .adminUserPasswordAuth, .adminNoSRPAuth:
-            throw PoolError(.unsupportedOperation, "The auth flow \"\(flowName)\" sends the password itself; this local pool runs SRP only.")
+            guard admin == (flow != .userPasswordAuth) else {
+                throw PoolError(.invalidParameter, "The auth flow \"\(flowName)\" is for \(admin ? "InitiateAuth" : "AdminInitiateAuth").")
+            }
+            return try await startPasswordSignIn(parameters)
         }
     }
 
@@ -51,9 +54,24 @@ extension LocalUserPool {
         let clientPublicA = try Self.required("SRP_A", in: parameters)
         let user = try signInCandidate(name)
         let session = AuthSession(
-            kind: .userSRP, requestedName: name, user: user, identity: identity(of: user, requestedName: name),
+            kind: .passwordOnly, requestedName: name, user: user, identity: identity(of: user, requestedName: name),
             entries: [], clientPublicA: clientPublicA, pending: nil)
         return try passwordVerifierChallenge(session, clientPublicA: clientPublicA)
+    }
+
+    /// USER_PASSWORD_AUTH and ADMIN_USER_PASSWORD_AUTH: the password itself, checked against the stored verifier.
+    private func startPasswordSignIn(_ parameters: [String: String]) async throws(PoolError) -> JSONValue {
+        let name = try Self.required("USERNAME", in: parameters)
+        let password = try Self.required("PASSWORD", in: parameters)
+        let user = try signInCandidate(name)
+        var correct = false
+        if let user, let stored = user.verifier {
+            correct = try Self.verifier(poolName: poolName, userName: user.userName, password: password, saltHex: stored.saltHex) == stored
+        }
+        let session = AuthSession(
+            kind: .passwordOnly, requestedName: name, user: user, identity: identity(of: user, requestedName: name),
+            entries: [], clientPublicA: nil, pending: nil)
+        return try await passwordChecked(session, correct: correct)
     }
 
     /// The user signing in as `name`; nil for an unknown user when the pool hides user existence.

@@ -61,15 +61,16 @@ extension LocalUserPool {
     }
 
     /// The salt and verifier for a password that satisfies the policy.
-    private func passwordVerifier(userName: String, password: String) throws(PoolError) -> SRPVerifier {
+    func passwordVerifier(userName: String, password: String) throws(PoolError) -> SRPVerifier {
         try passwordPolicy.check(password)
         return try Self.verifier(poolName: poolName, userName: userName, password: password)
     }
 
-    /// The salt and verifier Cognito's SRP checks `password` against, with `userName` as `USER_ID_FOR_SRP`.
-    static func verifier(poolName: String, userName: String, password: String) throws(PoolError) -> SRPVerifier {
+    /// The salt and verifier Cognito's SRP checks `password` against, with `userName` as `USER_ID_FOR_SRP`; a fresh
+    /// salt unless `saltHex` is given (to check a password against a stored verifier).
+    static func verifier(poolName: String, userName: String, password: String, saltHex: String? = nil) throws(PoolError) -> SRPVerifier {
         do {
-            return try SRPVerifier.make(poolName: poolName, userId: userName, password: password)
+            return try SRPVerifier.make(poolName: poolName, userId: userName, password: password, saltHex: saltHex)
         } catch {
             throw PoolError(.internalError, "The password verifier could not be made: \(error.description).")
         }
