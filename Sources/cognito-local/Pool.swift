@@ -71,7 +71,7 @@ struct Pool: AsyncParsableCommand {
             }
             try await using(transport.makeTransport(local)) { transport async throws(InvokerError) in
                 let endpoint = PoolEndpoint { exchange in
-                    console.diagnostics("\(exchange.operation)  \(exchange.error.map(\.description) ?? "OK")")
+                    console.diagnostics("\(exchange.operation)  \(exchange.summary)")
                 }
                 do {
                     _ = try await endpoint.start(host: host, port: port) { baseURL in

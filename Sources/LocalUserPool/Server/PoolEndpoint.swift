@@ -11,8 +11,29 @@ public final class PoolEndpoint: Sendable {
     /// One answered request, for a log line.
     public struct Exchange: Sendable {
         public let operation: String
-        /// Nil when the operation succeeded.
+        /// The error answered, or nil when the operation succeeded.
         public let error: PoolError?
+        /// What a success answered: the next challenge, tokens, or `OK`.
+        public let summary: String
+
+        init(operation: String, error: PoolError) {
+            self.operation = operation
+            self.error = error
+            summary = error.description
+        }
+
+        init(operation: String, result: JSONValue) {
+            self.operation = operation
+            error = nil
+            let object = result.objectValue
+            if let challenge = object?["ChallengeName"]?.stringValue {
+                summary = "→ \(challenge)"
+            } else if object?["AuthenticationResult"] != nil {
+                summary = "→ tokens issued"
+            } else {
+                summary = "OK"
+            }
+        }
     }
 
     private let onExchange: @Sendable (Exchange) -> Void
@@ -119,7 +140,7 @@ public final class PoolEndpoint: Sendable {
             }
             do {
                 let result = try await pool.handle(operation: operation, body: body)
-                onExchange(Exchange(operation: operation, error: nil))
+                onExchange(Exchange(operation: operation, result: result))
                 return PoolHTTPAnswer(result: result)
             } catch {
                 onExchange(Exchange(operation: operation, error: error))
