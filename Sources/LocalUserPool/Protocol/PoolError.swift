@@ -13,7 +13,6 @@ public struct PoolError: Error, Sendable, Equatable, CustomStringConvertible {
         case userLambdaValidation = "UserLambdaValidationException"
         case invalidLambdaResponse = "InvalidLambdaResponseException"
         case unexpectedLambda = "UnexpectedLambdaException"
-        case unsupportedOperation = "UnsupportedOperationException"
         case serialization = "SerializationException"
         case unknownOperation = "UnknownOperationException"
         case internalError = "InternalErrorException"
