@@ -18,6 +18,7 @@ import PackageDescription
 //   CognitoTriggers   configuration + dispatch of raw events to the flows
 //   bootstrap         the Lambda executable (links none of the invoker's libraries)
 //   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
+//   LocalUserPool     `cognito-local pool`: a local Cognito user pool endpoint (JSON protocol, SRP, tokens) driving the triggers
 //   runtime-benchmark: figures for the runtime loop against a C floor
 //     (echo-bootstrap: the loop with an echo handler; runtime-floor: a minimal C echo loop on libcurl)
 let package = Package(
@@ -83,9 +84,21 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        .target(
+            name: "LocalUserPool",
+            dependencies: [
+                "Invoker", "CognitoSRP", "CognitoTokens", "CognitoEvents", "ChallengeCrypto", "LosslessJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "cognito-local",
-            dependencies: ["Invoker", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Invoker", "LocalUserPool", "CognitoTokens",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "runtime-benchmark",
@@ -125,6 +138,10 @@ let package = Package(
         ),
         .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON"]),
+        .testTarget(
+            name: "LocalUserPoolTests",
+            dependencies: ["LocalUserPool", "Invoker", "CognitoSRP", "CognitoTokens", "CurlHTTP", "LosslessJSON"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
