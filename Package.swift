@@ -79,6 +79,7 @@ let package = Package(
             name: "Invoker",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON",
+                "CaptchaVerification",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

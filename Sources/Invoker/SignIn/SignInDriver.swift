@@ -13,6 +13,8 @@ public struct SignInSettings: Sendable {
     /// Where delivered codes can be read; nil when they go out by email.
     public var outboxPath: String?
     public var captchas: [CaptchaEntry]
+    /// A widget token the local siteverify stand-in accepts, when the CAPTCHA provider is stood in for.
+    public var passingWidgetToken: String?
 
     public init(
         configuration: LocalConfiguration, userName: String = LocalDefaults.userName, password: String? = nil,
@@ -25,6 +27,7 @@ public struct SignInSettings: Sendable {
         policy = configuration.triggers.policy
         outboxPath = configuration.outboxPath
         captchas = configuration.captchas
+        passingWidgetToken = configuration.usesLocalSiteverify ? SiteverifyStandIn.passingToken : nil
     }
 }
 
@@ -188,6 +191,11 @@ public final class SignInDriver {
                 note("✉ nothing delivered to the local outbox")
             }
             return .emailCode(destination: destination, delivered: codeInForce)
+        case ChallengeKind.captcha.rawValue? where parameters["provider"] != nil:
+            let provider = parameters["provider"] ?? "?"
+            let standIn = settings.passingWidgetToken.map { " (the local stand-in passes the token \"\($0)\", fails any other)" } ?? ""
+            note("🧩 \(provider) widget, site key \(parameters["siteKey"] ?? "?")\(parameters["action"].map { ", action \($0)" } ?? "")\(standIn)")
+            return .captcha(imageURL: "\(provider) widget", catalogAnswer: settings.passingWidgetToken)
         case ChallengeKind.captcha.rawValue?:
             let url = parameters["captchaUrl"] ?? "?"
             note("🖼  CAPTCHA image \(url)")
