@@ -48,6 +48,7 @@ seed() {
                 >"$corpus/seed-ses"
             printf '1440938160\nGET\n/a/./b/../c//d/\nb=2&a=1&a=0&%%25=\xc3\xa9&empty\nMy-Header:  a   b  \nmy-header:c\n\n' \
                 >"$corpus/seed-normalization"
+            printf -- '-9223372036854775808\nGET\n/\n\n' >"$corpus/seed-int64-min"  # overflowed once
             printf -- '-1\nPOST\n/\n\nX-Amz-Target: DynamoDB_20120810.GetItem\n\n{}' >"$corpus/seed-before-1970"
             ;;
         fuzz-runtime-headers)
