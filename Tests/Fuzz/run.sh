@@ -11,6 +11,8 @@ root=$(cd ../.. && pwd)
 
 seconds=${1:-60}
 shift || true
+# libFuzzer takes -max_total_time=0 as "run for ever".
+[[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [SECONDS (at least 1)] [TARGET...]" >&2; exit 2; }
 targets=("$@")
 (( ${#targets[@]} )) || targets=(fuzz-json fuzz-trigger fuzz-sigv4 fuzz-runtime-headers)
 
