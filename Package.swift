@@ -29,6 +29,11 @@ let package = Package(
         .executable(name: "cognito-local", targets: ["cognito-local"]),
         .executable(name: "runtime-benchmark", targets: ["runtime-benchmark"]),
         .library(name: "CognitoTriggers", targets: ["CognitoTriggers"]),
+        // For the fuzz package in Tests/Fuzz, which depends on this one by path and sees only products.
+        .library(name: "LosslessJSON", targets: ["LosslessJSON"]),
+        .library(name: "AWSSigV4", targets: ["AWSSigV4"]),
+        .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
+        .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.

@@ -137,17 +137,36 @@ private final class Transfer {
         let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             UnsafeBufferPointer(start: bytes, count: count)
         }
+        switch ResponseHeaderLine(line) {
+        case .statusLine: headers.removeAll(keepingCapacity: true)
+        case .field(let header): headers.append(header)
+        case .other: break
+        }
+        return count
+    }
+}
+
+/// What one line of a response's header block, as libcurl hands it over (line break included), means.
+enum ResponseHeaderLine: Equatable {
+    /// A new status line (after a 100 Continue or a redirect): earlier headers belong to another response.
+    case statusLine
+    /// `Name: value`, the value without the spaces around it and the line break.
+    case field(HTTPHeader)
+    /// Anything else (the blank line that ends the block): nothing to keep.
+    case other
+
+    init(_ line: UnsafeBufferPointer<UInt8>) {
         if line.starts(with: "HTTP/".utf8) {
-            // A new status line (after a 100 Continue or a redirect): earlier headers belong to another response.
-            headers.removeAll(keepingCapacity: true)
+            self = .statusLine
         } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
             let name = String(decoding: line[..<colon], as: UTF8.self)
             var valueBytes = line[(colon + 1)...]
             while let first = valueBytes.first, first == 0x20 || first == 0x09 { valueBytes = valueBytes.dropFirst() }
             while let last = valueBytes.last, last == 0x0D || last == 0x0A || last == 0x20 { valueBytes = valueBytes.dropLast() }
-            headers.append(HTTPHeader(name, String(decoding: valueBytes, as: UTF8.self)))
+            self = .field(HTTPHeader(name, String(decoding: valueBytes, as: UTF8.self)))
+        } else {
+            self = .other
         }
-        return count
     }
 }
 
