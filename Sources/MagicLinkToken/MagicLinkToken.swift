@@ -8,6 +8,7 @@ import ChallengeCrypto
 public enum MagicLinkToken {
     /// Keys shorter than this are refused: 32 random bytes is the intended size.
     public static let minimumKeyByteCount = 16
+    /// Key ids are 1 to this many ASCII letters, digits, `-`, `_` or `.`.
     public static let maximumKeyIDByteCount = 32
     /// Longer text is never a token; verification stops before decoding it.
     static let maximumTokenLength = 4 * (MagicLinkPayload.fixedByteCount + maximumKeyIDByteCount + MagicLinkPayload.macByteCount + 2) / 3

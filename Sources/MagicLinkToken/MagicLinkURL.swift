@@ -4,6 +4,7 @@
 /// The template must use https, except `http://localhost` and `http://127.0.0.1` (any port) for local use, and
 /// must carry `{token}` after its host. Tokens are base64url, so they need no percent-encoding anywhere in a URL.
 public struct MagicLinkURL: Sendable, Equatable {
+    /// Where the token goes in the template.
     public static let placeholder = "{token}"
     /// The variable ``init(environment:)`` reads.
     public static let variable = "MAGIC_LINK_URL"
@@ -68,7 +69,9 @@ public struct MagicLinkURL: Sendable, Equatable {
 
 /// `MAGIC_LINK_URL` is missing or unusable.
 public enum MagicLinkURLError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `MAGIC_LINK_URL` is unset or empty.
     case notSet
+    /// The template is not a safe link template; `problem` says why.
     case invalid(template: String, problem: String)
 
     public var description: String {

@@ -3,12 +3,14 @@ import EmailDelivery
 /// The text of a code SMS: a template with `{code}` and, if wanted, `{minutes}` (whole minutes the code stays
 /// valid, at least 1); any other text, braces included, is kept as written.
 public struct SMSText: Sendable, Equatable {
+    /// What every template must contain.
     public static let placeholder = "{code}"
     static let defaultTemplate = "Your sign-in code is {code}. It expires in {minutes} minutes."
 
     /// "Your sign-in code is {code}. It expires in {minutes} minutes."
     public static let defaults = SMSText(checked: defaultTemplate)
 
+    /// The checked template.
     public let template: String
 
     /// Refuses a template without `{code}`, which would send a message without the code.

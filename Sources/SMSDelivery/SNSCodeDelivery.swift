@@ -10,6 +10,7 @@ import EmailDelivery
 /// answer is retried once, after a short random pause, only if enough of the budget remains for another attempt.
 /// A phone number that is not E.164 is refused without a request.
 public final class SNSCodeDelivery: CodeDelivery {
+    /// Where and how messages are sent.
     public let configuration: SNSConfiguration
     private let session: CurlSession
     private let signer: SigV4Signer

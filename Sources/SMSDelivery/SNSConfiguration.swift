@@ -3,11 +3,14 @@ import CurlHTTP
 
 /// Everything ``SNSCodeDelivery`` needs, read once from the environment at start-up.
 public struct SNSConfiguration: Sendable, Equatable {
+    /// The Region whose SNS sends the messages, and the signature's Region.
     public var region: String
     public var credentials: AWSCredentials
+    /// SNS's regional endpoint, or a local server (`SNS_ENDPOINT`).
     public var endpoint: AWSEndpoint
     /// The alphanumeric sender id shown instead of a number where the destination country allows it.
     public var senderID: String?
+    /// The message around the code (`SMS_TEXT_TEMPLATE`).
     public var text: SMSText
     /// How long one delivery may take in all, retry included: it must end well inside Cognito's 5-second limit.
     public var timeBudget: Duration
@@ -85,7 +88,9 @@ public struct SNSConfiguration: Sendable, Equatable {
 
 /// A configuration variable is missing or malformed.
 public struct SNSConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The environment variable at fault.
     public let variable: String
+    /// What is wrong with it, quoting its value unless it is a secret.
     public let problem: String
 
     public init(variable: String, problem: String) {

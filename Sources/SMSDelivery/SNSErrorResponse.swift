@@ -3,11 +3,13 @@ import CurlHTTP
 /// An error answer from SNS: the HTTP status, and the `<Type>`, `<Code>` and `<Message>` of its
 /// `<ErrorResponse><Error>` XML.
 public struct SNSErrorResponse: Sendable, Equatable, CustomStringConvertible {
+    /// The HTTP status of the answer.
     public let status: Int
     /// `Sender` or `Receiver`: whose fault SNS says it is.
     public let type: String?
     /// SNS's error code, such as `InvalidParameter`, `Throttling` or `AuthorizationError`.
     public let code: String?
+    /// SNS's explanation, with the code masked.
     public let message: String?
 
     public init(status: Int, type: String?, code: String?, message: String?) {
