@@ -21,9 +21,9 @@ enum Fixture {
         _ flow: String, codeLength: Int = 6, maxAttempts: Int = 3, validitySeconds: Int = 180, seed: UInt64 = 1
     ) throws -> ChallengeFlowEngine {
         try ChallengeFlowEngine(
-            flow: SignInFlow(parsing: flow),
+            flow: SignInFlow(parsing: flow, registry: .builtIn(captchas: captchas)),
             policy: ChallengePolicy(codeLength: codeLength, maxAttempts: maxAttempts, validitySeconds: validitySeconds),
-            secret: secret, captchas: captchas, random: SeededRandom(seed: seed))
+            secret: secret, random: SeededRandom(seed: seed))
     }
 
     /// The catalog answer behind a CAPTCHA's public image URL.
