@@ -129,7 +129,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CognitoTriggersTests",
-            dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore"]
+            dependencies: [
+                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
+                "CognitoChallengeTesting",
+            ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
