@@ -60,14 +60,14 @@ public struct SignInSimulator {
     /// - Parameters:
     ///   - flow: as `CHALLENGE_FLOW` would be written, e.g. `"srp+totp"`.
     ///   - steps: steps of your own that `flow` may name.
+    ///   - registry: the built-in steps, configured as the flow needs them (e.g. a CAPTCHA catalog).
     ///   - random: where codes and picks come from; inject a seeded source for repeatable runs.
     public init(
-        flow: String, steps: [any ChallengeStep] = [], policy: ChallengePolicy? = nil,
+        flow: String, steps: [any ChallengeStep] = [], registry: StepRegistry = .builtIn(), policy: ChallengePolicy? = nil,
         random: any RandomSource = SystemRandom(), user: UserIdentity = SignInSimulator.defaultUser,
         userAttributes: [String: String] = SignInSimulator.defaultAttributes, now: Int64 = 1_700_000_000
     ) throws(ConfigurationError) {
-        let registry = try StepRegistry.builtIn().adding(steps)
-        let parsed = try SignInFlow(parsing: flow, registry: registry)
+        let parsed = try SignInFlow(parsing: flow, registry: registry.adding(steps))
         let limits: ChallengePolicy
         if let policy { limits = policy } else { limits = try ChallengePolicy() }
         let engine = try ChallengeFlowEngine(flow: parsed, policy: limits, secret: Self.testSecret, random: random)

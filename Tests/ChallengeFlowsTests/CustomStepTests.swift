@@ -97,7 +97,7 @@ struct CustomStepTests {
 
     @Test("running out of scripted answers is an error that says so")
     func answersRunOut() throws {
-        var simulator = try SignInSimulator(flow: "captcha-email-code", steps: [])
+        var simulator = try SignInSimulator(flow: "captcha-email-code", registry: .builtIn(captchas: Fixture.captchas))
         #expect(throws: SimulationError.noAnswerLeft(answered: 0)) { try simulator.signIn(answers: []) }
     }
 }
