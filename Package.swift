@@ -18,6 +18,8 @@ import PackageDescription
 //   ChallengeStateStore  per-user sign-in state: versioned records with compare-and-swap, in memory or DynamoDB
 //   ParameterStore    SSM Parameter Store reads (the function's secret at init)
 //   CognitoTriggers   configuration + dispatch of raw events to the flows
+//   CognitoChallengeTesting  SignInSimulator: drives a flow (your own steps too) the way Cognito does, for tests
+//   CognitoLambda     the triggers as a Lambda function: `CognitoTriggerFunction.run(steps:)`
 //   bootstrap         the Lambda executable (links none of the invoker's libraries)
 //   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
 //   LocalUserPool     `cognito-local pool`: a local Cognito user pool endpoint (JSON protocol, SRP, tokens) driving the triggers
@@ -36,6 +38,10 @@ let package = Package(
         .library(name: "AWSSigV4", targets: ["AWSSigV4"]),
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
+        .library(name: "CognitoChallengeTesting", targets: ["CognitoChallengeTesting"]),
+        .library(name: "CognitoLambda", targets: ["CognitoLambda"]),
+        .library(name: "ChallengeFlows", targets: ["ChallengeFlows"]),
+        .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -75,7 +81,12 @@ let package = Package(
                 "ParameterStore", "CaptchaVerification", "ChallengeStateStore",
             ]
         ),
-        .executableTarget(name: "bootstrap", dependencies: ["CognitoTriggers", "LambdaRuntime"]),
+        .target(
+            name: "CognitoChallengeTesting",
+            dependencies: ["ChallengeFlows", "CognitoEvents", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON"]
+        ),
+        .target(name: "CognitoLambda", dependencies: ["ChallengeFlows", "CognitoTriggers", "LambdaRuntime"]),
+        .executableTarget(name: "bootstrap", dependencies: ["CognitoLambda"]),
         .target(
             name: "RuntimeAPIEmulator",
             dependencies: [
@@ -123,10 +134,16 @@ let package = Package(
         .testTarget(name: "MagicLinkTokenTests", dependencies: ["MagicLinkToken", "ChallengeCrypto"]),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
         .testTarget(name: "CognitoTokensTests", dependencies: ["CognitoTokens", "ChallengeCrypto", "LosslessJSON"]),
-        .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON"]),
+        .testTarget(
+            name: "ChallengeFlowsTests",
+            dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
+        ),
         .testTarget(
             name: "CognitoTriggersTests",
-            dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore"]
+            dependencies: [
+                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
+                "CognitoChallengeTesting",
+            ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(

@@ -10,6 +10,7 @@ import LosslessJSON
 ///
 /// One instance serves every invocation of a process, one at a time.
 public final class CognitoTriggerHandler {
+    /// The decisions of the configured flow.
     public let engine: ChallengeFlowEngine
     private let delivery: any CodeDelivery
     private let clock: @Sendable () -> Int64
@@ -95,7 +96,8 @@ public final class CognitoTriggerHandler {
         }
         var note: String?
         var throttled = false
-        if let limiter, issued.kind == .emailCode, !issued.reusedEarlierCode {
+        let deliversAnswer = engine.step(for: issued.kind)?.deliversAnswer ?? false
+        if let limiter, deliversAnswer, !issued.reusedEarlierCode {
             let decision: SendDecision
             do {
                 decision = try limiter.decideSend(key: limiter.key(for: user), seal: issued.seal, now: now)
@@ -122,7 +124,7 @@ public final class CognitoTriggerHandler {
                 throw .deliveryFailed(String(describing: error))
             }
             deliveryTime.record(start.duration(to: .now))
-        } else if issued.kind == .emailCode, !issued.reusedEarlierCode,
+        } else if deliversAnswer, !issued.reusedEarlierCode,
                   throttled || request.userNotFound || issued.unusableAddress != nil
         {
             // A real user would have waited for a delivery here: take as long, so timing does not tell them apart.
@@ -137,7 +139,8 @@ public final class CognitoTriggerHandler {
     ) throws(TriggerError) -> (correct: Bool, summary: String, warning: String?) {
         let now = clock()
         let seal = ChallengeSeal(privateParameters: request.privateChallengeParameters)
-        let limited = limiter.flatMap { limiter in seal?.kind == .emailCode ? limiter : nil }
+        let deliversAnswer = seal.flatMap { engine.step(for: $0.kind) }?.deliversAnswer ?? false
+        let limited = limiter.flatMap { limiter in deliversAnswer ? limiter : nil }
         if let limited, let seal {
             let gate: VerifyGate
             do {
@@ -167,6 +170,8 @@ public final class CognitoTriggerHandler {
         var warning: String?
         if case .unusableAddress(let problem) = outcome {
             warning = "The answer was rejected because \(problem) and no code was sent."
+        } else if case .refused(let reason) = outcome {
+            warning = "The answer was rejected whatever it was: \(reason)."
         }
         return (outcome.isCorrect, outcome.description, warning)
     }
@@ -197,6 +202,8 @@ public final class CognitoTriggerHandler {
             return "\(step), unknown user or no usable address: nothing sent"
         case .emailCode:
             return "\(step), code sent to \(issued.publicParameters["destination"] ?? "?")"
+        default:
+            return "\(step), challenge issued" + (issued.delivery == nil ? "" : " and its message sent")
         }
     }
 }

@@ -14,6 +14,7 @@ public struct TriggerConfiguration: Sendable {
         case ses(SESConfiguration)
     }
 
+    /// The sign-in flow (`CHALLENGE_FLOW`), its steps configured from the environment.
     public let flow: SignInFlow
     public let policy: ChallengePolicy
     public let delivery: Delivery
@@ -37,21 +38,27 @@ public struct TriggerConfiguration: Sendable {
     public static let defaultOutboxPath = "/tmp/cognito-challenge-outbox.jsonl"
 
     /// Reads the configuration; every problem is reported with the variable to fix.
-    public init(environment: [String: String]) throws(ConfigurationError) {
+    ///
+    /// - Parameters:
+    ///   - environment: the function's environment variables.
+    ///   - steps: challenge steps of your own, which `CHALLENGE_FLOW` may name next to the built-in ones.
+    public init(environment: [String: String], steps: [any ChallengeStep] = []) throws(ConfigurationError) {
         func value(_ variable: String) -> String? {
             environment[variable].flatMap { $0.isEmpty ? nil : $0 }
         }
-        flow = try SignInFlow(parsing: value("CHALLENGE_FLOW") ?? "email-code")
+        let specification = value("CHALLENGE_FLOW") ?? "email-code"
+        // Read first with the built-in steps unconfigured, so that a bad flow is the first thing reported.
+        let declared = try SignInFlow(parsing: specification, registry: StepRegistry.builtIn().adding(steps))
         var warnings: [String] = []
         let allowsCaptchaOnly = try Self.boolean("ALLOW_CAPTCHA_ONLY_SIGN_IN", in: environment, default: false)
-        if !flow.provesIdentity {
+        if !declared.provesIdentity {
             let risk = "a CAPTCHA proves that a human is there, not who it is, so this flow signs in anyone who knows a user name and solves one"
             guard allowsCaptchaOnly else {
                 throw .refused(
-                    variable: "CHALLENGE_FLOW", value: flow.description,
+                    variable: "CHALLENGE_FLOW", value: declared.description,
                     reason: "\(risk); put the CAPTCHA in front of a step that proves identity (e.g. \"captcha-email-code\"), or set ALLOW_CAPTCHA_ONLY_SIGN_IN=true for a demo")
             }
-            warnings.append("CHALLENGE_FLOW=\"\(flow)\" proves no identity: \(risk) (allowed by ALLOW_CAPTCHA_ONLY_SIGN_IN=true; never deploy it)")
+            warnings.append("CHALLENGE_FLOW=\"\(declared)\" proves no identity: \(risk) (allowed by ALLOW_CAPTCHA_ONLY_SIGN_IN=true; never deploy it)")
         }
         startupWarnings = warnings
         policy = try ChallengePolicy(
@@ -109,13 +116,15 @@ public struct TriggerConfiguration: Sendable {
             }
             captchas = []
         }
+        let registry = try StepRegistry.builtIn(
+            captchas: captchas, captchaWidget: captchaProvider?.publicParameters(), requireVerifiedEmail: requireVerifiedEmail
+        ).adding(steps)
+        flow = try SignInFlow(parsing: specification, registry: registry)
     }
 
     /// The decision engine this configuration describes.
     public func makeEngine() throws(ConfigurationError) -> ChallengeFlowEngine {
-        try ChallengeFlowEngine(
-            flow: flow, policy: policy, keys: keys, captchas: captchas, captchaWidget: captchaProvider?.publicParameters(),
-            requireVerifiedEmail: requireVerifiedEmail)
+        try ChallengeFlowEngine(flow: flow, policy: policy, keys: keys)
     }
 
     private static func boolean(_ variable: String, in environment: [String: String], default value: Bool) throws(ConfigurationError) -> Bool {
@@ -151,8 +160,8 @@ public enum CaptchaCatalog {
             guard let imageURL = element.objectValue?["imageURL"]?.stringValue,
                   let answer = element.objectValue?["answer"]?.stringValue, !answer.isEmpty
             else { throw invalid("entry \(position) needs string fields imageURL and answer") }
-            let spelledAnswer = AnswerNormalizer.normalize(answer, for: .captcha)
-            guard !AnswerNormalizer.normalize(imageURL, for: .captcha).contains(spelledAnswer) else {
+            let spelledAnswer = CaptchaStep.normalize(answer)
+            guard !CaptchaStep.normalize(imageURL).contains(spelledAnswer) else {
                 throw invalid("the URL of entry \(position) contains its own answer, so a bot can read it off; give images opaque names")
             }
             entries.append(CaptchaEntry(imageURL: imageURL, answer: answer))

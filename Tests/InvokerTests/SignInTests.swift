@@ -10,7 +10,7 @@ struct SignInTests {
 
     /// The right answer for every custom step of a flow.
     static func rightAnswers(_ flow: SignInFlow) -> [String] {
-        flow.steps.map { $0 == .captcha ? ScriptedAnswers.catalogAnswer : ScriptedAnswers.deliveredCode }
+        flow.kinds.map { $0 == .captcha ? ScriptedAnswers.catalogAnswer : ScriptedAnswers.deliveredCode }
     }
 
     struct Run {
@@ -53,7 +53,7 @@ struct SignInTests {
         #expect(result.session.filter { $0.challengeName == .customChallenge }.count == parsed.steps.count)
         #expect(result.session.allSatisfy { $0.challengeResult })
         #expect(run.transcript.contains("Signed in as jane"))
-        if parsed.steps.contains(.emailCode) {
+        if parsed.kinds.contains(.emailCode) {
             #expect(run.transcript.contains("delivered to j***@e***.com: "))
         }
         if parsed.startsWithPassword {
@@ -70,7 +70,7 @@ struct SignInTests {
         #expect(result.outcome == .signedIn, "\(run.transcript)")
         let custom = result.session.filter { $0.challengeName == .customChallenge }
         #expect(custom.map(\.challengeResult) == [false] + Array(repeating: true, count: parsed.steps.count))
-        if parsed.steps.first == .emailCode {
+        if parsed.kinds.first == .emailCode {
             #expect(run.transcript.contains("the code sent earlier is still valid"))
         }
     }
