@@ -21,7 +21,7 @@ private let catalogPath = scratch + "/captcha-catalog.json"
 /// verified addresses. The secret and the clock are the ones Events/ was written with (see Events/README.md), so
 /// the seed events' sealed sessions verify and the fuzzer starts from the deep paths.
 private nonisolated(unsafe) let handlers: [CognitoTriggerHandler] = {
-    let catalog = #"[{"imageURL": "https://captcha.example.com/w7xq4.png", "answer": "w7xq4"}, {"imageURL": "https://captcha.example.com/k3m9p.png", "answer": "k3m9p"}]"#
+    let catalog = #"[{"imageURL": "https://captcha.example.com/5d0e7c3a91b24f68.png", "answer": "w7xq4"}, {"imageURL": "https://captcha.example.com/a83f26c1e0d94b57.png", "answer": "k3m9p"}]"#
     guard let file = fopen(catalogPath, "w"), fputs(catalog, file) >= 0, fclose(file) == 0 else {
         fatalError("fuzz-trigger: cannot write \(catalogPath)")
     }
