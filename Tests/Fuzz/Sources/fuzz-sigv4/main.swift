@@ -45,8 +45,9 @@ private let signers = [
 ]
 
 /// One libFuzzer input, a request to sign (see ``FuzzedRequest``). Signing never fails, so it must not crash, and
-/// its result must be well formed: a 64-digit lower-case hexadecimal signature, the same for the same request, and
-/// a canonical URI and query made only of unreserved characters, `%XX` escapes and (in the URI) slashes.
+/// its result must be well formed: a 64-digit lower-case hexadecimal signature, and a canonical request that starts
+/// with the method and a canonical URI and query made only of unreserved characters, `%XX` escapes and (in the URI)
+/// slashes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSigV4(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let fuzzed = FuzzedRequest(UnsafeBufferPointer(start: data, count: size))
@@ -55,9 +56,6 @@ public func fuzzSigV4(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard signed.signature.utf8.count == 64,
             signed.signature.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else { fatalError("malformed signature \(signed.signature)") }
-        guard signer.sign(fuzzed.request, at: fuzzed.date).signature == signed.signature else {
-            fatalError("signing the same request twice gave two signatures")
-        }
         let lines = signed.canonicalRequest.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard lines.count >= 3, lines[0].elementsEqual(fuzzed.request.method.utf8), lines[1].first == UInt8(ascii: "/"), isCanonical(lines[1], slashes: true), isCanonical(lines[2], slashes: false)
         else { fatalError("malformed canonical request:\n\(signed.canonicalRequest)") }
