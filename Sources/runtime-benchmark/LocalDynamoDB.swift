@@ -42,11 +42,13 @@ final class LocalDynamoDB {
         guard setup.terminationStatus == 0 else { stop(); return nil }
     }
 
-    /// The bootstrap's settings for this store.
+    /// The bootstrap's settings for this store. Every Create sends a fresh code (no reuse, no throttle), so that
+    /// each one pays the full path: a GetItem and a conditional PutItem before the delivery.
     var environment: [String: String] {
         [
             "STATE_STORE": "dynamodb", "STATE_TABLE": Self.table, "STATE_ENDPOINT": endpoint, "AWS_REGION": "us-east-1",
-            "AWS_ACCESS_KEY_ID": "benchmark", "AWS_SECRET_ACCESS_KEY": "benchmark",
+            "AWS_ACCESS_KEY_ID": "benchmark", "AWS_SECRET_ACCESS_KEY": "benchmark", "RESEND_AFTER_SECONDS": "0",
+            "MAX_SENDS_PER_WINDOW": "1000", "SEND_WINDOW_SECONDS": "60",
         ]
     }
 
