@@ -4,7 +4,6 @@ import CognitoTriggers
 import EmailDelivery
 import Foundation
 import LosslessJSON
-import Synchronization
 
 /// The configuration a local run uses, layered (later wins): the embedded ``LocalDefaults``, the process
 /// environment, an env file, then command-line flags.
@@ -91,21 +90,26 @@ public struct LocalConfiguration: Sendable {
         let hostname = environment["CAPTCHA_ALLOWED_HOSTNAMES"]?.split(separator: ",").first.map(String.init) ?? "localhost"
         let action = environment["CAPTCHA_ACTION"].flatMap { $0.isEmpty ? nil : $0 }
         do {
-            let standIn = try localSiteverify.withLock { standIn in
-                if let standIn { return standIn }
-                let started = try SiteverifyStandIn(hostname: hostname, action: action)
-                standIn = started
-                return started
-            }
-            environment["CAPTCHA_ENDPOINT"] = standIn.endpoint(for: provider)
+            environment["CAPTCHA_ENDPOINT"] = try startedStandIn(hostname: hostname, action: action).endpoint(for: provider)
         } catch {
             throw .invalidConfiguration("the local siteverify stand-in could not start: \(error)")
         }
         return true
     }
 
-    /// One stand-in per process, started by the first configuration that needs it.
-    private static let localSiteverify = Mutex<SiteverifyStandIn?>(nil)
+    /// One stand-in per process, started by the first configuration that needs it. An `NSLock` (a pthread mutex)
+    /// guards it rather than `Mutex`, whose futex ThreadSanitizer cannot see.
+    nonisolated(unsafe) private static var runningStandIn: SiteverifyStandIn?
+    private static let standInLock = NSLock()
+
+    private static func startedStandIn(hostname: String, action: String?) throws -> SiteverifyStandIn {
+        standInLock.lock()
+        defer { standInLock.unlock() }
+        if let runningStandIn { return runningStandIn }
+        let started = try SiteverifyStandIn(hostname: hostname, action: action)
+        runningStandIn = started
+        return started
+    }
 
     /// Writes the embedded catalog to a temporary file (the triggers read catalogs from files) and returns its path.
     private static func embeddedCatalogPath() throws(InvokerError) -> String {
