@@ -63,7 +63,8 @@ public struct ChallengeFlowEngine: Sendable {
         let step = flow.steps[index]
         let context = StepContext(
             user: user, userAttributes: request.userAttributes, userNotFound: request.userNotFound, now: now,
-            random: random, policy: policy, stepIndex: index, attempt: attempt, seal: previousSeal, decoyKey: keys.decoy)
+            random: random, policy: policy, stepIndex: index, attempt: attempt, seal: previousSeal,
+            clientMetadata: request.clientMetadata ?? [:], keys: keys.stepKeys(for: kind), decoyKey: keys.decoy)
         let made = try step.create(context)
         let seal: ChallengeSeal
         var delivery = made.delivery
@@ -133,7 +134,8 @@ public struct ChallengeFlowEngine: Sendable {
         if step.provesIdentity && request.userNotFound { return .unknownUser }
         let context = StepContext(
             user: user, userAttributes: request.userAttributes, userNotFound: request.userNotFound, now: now,
-            random: random, policy: policy, stepIndex: seal.stepIndex, attempt: nil, seal: seal, decoyKey: keys.decoy)
+            random: random, policy: policy, stepIndex: seal.stepIndex, attempt: nil, seal: seal,
+            clientMetadata: request.clientMetadata ?? [:], keys: keys.stepKeys(for: seal.kind), decoyKey: keys.decoy)
         let judgement = step.judge(request.challengeAnswer, context: context)
         switch judgement {
         case .unusableAddress(let problem): return .unusableAddress(problem)

@@ -79,6 +79,12 @@ struct AnswerHasher: Sendable {
         keyID = Hex.encode(Array(HMACSHA256.authenticationCode(key: key, message: "cognito-challenge-runtime/key-id").prefix(4)))
     }
 
+    /// A key for one kind of step's own data, under this key's id: a keyed digest of the kind, so that no step's
+    /// key opens another's data or the seals.
+    func stepKey(for kind: ChallengeKind) -> (id: String, key: [UInt8]) {
+        (keyID, HMACSHA256.authenticationCode(key: key, message: "cognito-challenge-runtime/step-key/v1\u{0}" + kind.rawValue))
+    }
+
     static func isKeyID(_ text: String) -> Bool {
         text.utf8.count == 8 && Hex.decode(text) != nil
     }

@@ -60,6 +60,11 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
         startsWithPassword || steps.contains(where: \.provesIdentity)
     }
 
+    /// Every channel the flow's steps send messages by.
+    public var deliveryChannels: Set<MessageChannel> {
+        steps.reduce(into: []) { $0.formUnion($1.deliveryChannels) }
+    }
+
     /// The flow written as `CHALLENGE_FLOW` accepts it, by name where it has one.
     public var description: String {
         let composition = ((startsWithPassword ? ["srp"] : []) + steps.map(\.name)).joined(separator: "+")

@@ -25,6 +25,10 @@ public protocol ChallengeStep: Sendable {
     /// takes as long as a delivery. False by default.
     var deliversAnswer: Bool { get }
 
+    /// How the step's messages travel, so that a deployment configures a delivery for each (e.g. SNS for `.sms`).
+    /// None by default.
+    var deliveryChannels: Set<MessageChannel> { get }
+
     /// Throws when the step cannot work as configured (e.g. a CAPTCHA step without a catalog); called once, when
     /// an engine is built for `flow`. Does nothing by default.
     func checkConfiguration(in flow: SignInFlow) throws(ConfigurationError)
@@ -54,6 +58,9 @@ public protocol ChallengeStep: Sendable {
 extension ChallengeStep {
     /// Not a delivered secret.
     public var deliversAnswer: Bool { false }
+
+    /// Sends nothing.
+    public var deliveryChannels: Set<MessageChannel> { [] }
 
     /// Nothing to check.
     public func checkConfiguration(in flow: SignInFlow) throws(ConfigurationError) {}

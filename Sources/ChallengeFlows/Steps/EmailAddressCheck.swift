@@ -1,11 +1,12 @@
-/// Whether a user's attributes hold an address a code may be sent to.
-struct EmailAddressCheck: Sendable {
+/// Whether a user's attributes hold an email address a code or link may be sent to.
+public struct EmailAddressCheck: Sendable {
     /// The address to send to; nil when there is none fit for a code.
-    let usableAddress: String?
+    public let usableAddress: String?
     /// Why there is none.
-    let problem: UnusableAddress?
+    public let problem: UnusableAddress?
 
-    init(attributes: [String: String], requireVerified: Bool) {
+    /// Reads `email` and, when `requireVerified`, `email_verified`.
+    public init(attributes: [String: String], requireVerified: Bool) {
         guard let email = attributes["email"], !email.isEmpty else {
             usableAddress = nil
             problem = .noEmail
@@ -27,11 +28,21 @@ public enum UnusableAddress: Sendable, Equatable, CustomStringConvertible {
     case noEmail
     /// `email_verified` is not `"true"` while verified addresses are required (`REQUIRE_VERIFIED_EMAIL`).
     case notVerified
+    /// The user has no `phone_number` attribute.
+    case noPhoneNumber
+    /// `phone_number_verified` is not `"true"` while verified numbers are required (`REQUIRE_VERIFIED_PHONE`).
+    case phoneNumberNotVerified
+    /// `phone_number` is not in the E.164 form an SMS needs (`+` and 8 to 15 digits).
+    case phoneNumberNotE164
 
     public var description: String {
         switch self {
         case .noEmail: "the user has no \"email\" attribute"
         case .notVerified: "the user's \"email_verified\" attribute is not \"true\" (REQUIRE_VERIFIED_EMAIL=true)"
+        case .noPhoneNumber: "the user has no \"phone_number\" attribute"
+        case .phoneNumberNotVerified:
+            "the user's \"phone_number_verified\" attribute is not \"true\" (REQUIRE_VERIFIED_PHONE=true)"
+        case .phoneNumberNotE164: "the user's \"phone_number\" attribute is not an E.164 number such as \"+14155550100\""
         }
     }
 }

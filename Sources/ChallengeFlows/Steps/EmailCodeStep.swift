@@ -16,6 +16,8 @@ public struct EmailCodeStep: ChallengeStep {
     public var provesIdentity: Bool { true }
     /// The code is delivered, so the limits across sign-ins apply.
     public var deliversAnswer: Bool { true }
+    /// By email.
+    public var deliveryChannels: Set<MessageChannel> { [.email] }
 
     /// A step that sends codes to verified addresses only, unless `requireVerifiedEmail` is false.
     public init(requireVerifiedEmail: Bool = true) {
@@ -27,7 +29,7 @@ public struct EmailCodeStep: ChallengeStep {
         let address = context.userNotFound
             ? nil : EmailAddressCheck(attributes: context.userAttributes, requireVerified: requireVerifiedEmail)
         let recipient = address?.usableAddress
-        let destination = recipient.map(EmailMask.mask) ?? EmailMask.decoy(for: context.user.userName, key: context.decoyKey)
+        let destination = recipient.map(EmailMask.mask) ?? context.decoyEmailDestination
 
         let sealing: SealedAnswer
         let expiresAt: Int64

@@ -4,8 +4,9 @@ import ChallengeCrypto
 ///
 /// Masks are lower case whatever the case typed or stored, so that a real user's mask and an unknown user's decoy
 /// cannot be told apart by case.
-enum EmailMask {
-    static func mask(_ address: String) -> String {
+public enum EmailMask {
+    /// The masked address, e.g. `j***@e***.com`.
+    public static func mask(_ address: String) -> String {
         let address = address.lowercased()
         guard let at = address.lastIndex(of: "@") else { return maskWord(address[...]) }
         let local = address[..<at]

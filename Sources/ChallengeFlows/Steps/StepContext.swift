@@ -23,23 +23,32 @@ public struct StepContext: Sendable {
     /// At Create, the seal of the previous attempt at this step when the last answer to it was wrong; at Verify,
     /// the seal of the challenge being answered.
     public let seal: ChallengeSeal?
+    /// What the app passed as `ClientMetadata` with this call (e.g. `channel`); empty when it passed nothing.
+    /// The client chooses it, so it may steer a choice the user is allowed to make, never a check.
+    public let clientMetadata: [String: String]
+    /// Keys for the step's own signed data, derived from the deployment's secret for this step's kind.
+    public let keys: StepKeys
     /// Derives decoy destinations for unknown users (see `EmailMask.decoy`).
     let decoyKey: [UInt8]
 
-    /// A context for calling a step directly, e.g. in a unit test of the step.
+    /// A context for calling a step directly, e.g. in a unit test of the step. `keys` defaults to a fixed key that
+    /// is public here, so only a test may rely on it; the engine always passes keys derived from its secret.
     public init(
         user: UserIdentity, userAttributes: [String: String], userNotFound: Bool = false, now: Int64,
         random: any RandomSource = SystemRandom(), policy: ChallengePolicy, stepIndex: Int = 0, attempt: Int? = 1,
-        seal: ChallengeSeal? = nil
+        seal: ChallengeSeal? = nil, clientMetadata: [String: String] = [:],
+        keys: StepKeys = StepKeys(current: ("test", Array("StepContext test key, never for production".utf8)))
     ) {
         self.init(
             user: user, userAttributes: userAttributes, userNotFound: userNotFound, now: now, random: random,
-            policy: policy, stepIndex: stepIndex, attempt: attempt, seal: seal, decoyKey: [])
+            policy: policy, stepIndex: stepIndex, attempt: attempt, seal: seal, clientMetadata: clientMetadata,
+            keys: keys, decoyKey: [])
     }
 
     init(
         user: UserIdentity, userAttributes: [String: String], userNotFound: Bool, now: Int64, random: any RandomSource,
-        policy: ChallengePolicy, stepIndex: Int, attempt: Int?, seal: ChallengeSeal?, decoyKey: [UInt8]
+        policy: ChallengePolicy, stepIndex: Int, attempt: Int?, seal: ChallengeSeal?, clientMetadata: [String: String],
+        keys: StepKeys, decoyKey: [UInt8]
     ) {
         self.user = user
         self.userAttributes = userAttributes
@@ -50,7 +59,20 @@ public struct StepContext: Sendable {
         self.stepIndex = stepIndex
         self.attempt = attempt
         self.seal = seal
+        self.clientMetadata = clientMetadata
+        self.keys = keys
         self.decoyKey = decoyKey
+    }
+
+    /// A destination shown to an unknown user in place of a masked address: the same for the same user name every
+    /// time, and shaped like `EmailMask.mask`'s output, so it cannot be told from a real one.
+    public var decoyEmailDestination: String {
+        EmailMask.decoy(for: user.userName, key: decoyKey)
+    }
+
+    /// Like ``decoyEmailDestination``, shaped like `PhoneMask.mask`'s output.
+    public var decoyPhoneDestination: String {
+        PhoneMask.decoy(for: user.userName, key: decoyKey)
     }
 
     /// When a challenge sealed now expires: `now` plus ``ChallengePolicy/validitySeconds``.
