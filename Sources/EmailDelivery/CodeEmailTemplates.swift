@@ -1,7 +1,8 @@
 import ChallengeFlows
 
 /// The subject and bodies of a code email. Each may use the placeholders `{code}`, `{minutes}` (whole minutes the
-/// code stays valid, at least 1) and `{username}`; any other text, braces included, is kept as written.
+/// code stays valid, at least 1), `{username}` and, in a sign-in link's email, `{link}`; any other text, braces
+/// included, is kept as written.
 ///
 /// Values placed into the HTML body are HTML-escaped; the templates themselves are trusted markup.
 public struct CodeEmailTemplates: Sendable, Equatable {
@@ -23,12 +24,22 @@ public struct CodeEmailTemplates: Sendable, Equatable {
             + "<p>It expires in {minutes} minutes. If you did not try to sign in, you can ignore this email.</p>"
             + "</body></html>")
 
+    /// The email of a sign-in link (`magic-link`).
+    public static let linkDefaults = CodeEmailTemplates(
+        subject: "Your sign-in link",
+        text: "Open this link to sign in:\n\n{link}\n\nIt expires in {minutes} minutes and works once. "
+            + "If you did not try to sign in, you can ignore this email.\n",
+        html: "<!DOCTYPE html><html><body><p><a href=\"{link}\">Sign in</a></p>"
+            + "<p>The link expires in {minutes} minutes and works once. If you did not try to sign in, you can ignore "
+            + "this email.</p></body></html>")
+
     /// The email for one message. Line breaks in the subject become spaces.
     public func render(_ message: CodeMessage) -> CodeEmail {
         let values = [
             "code": message.code,
             "minutes": String(max(1, message.validForSeconds / 60)),
             "username": message.userName,
+            "link": message.link ?? "",
         ]
         let subjectLine = Self.fill(subject, with: values)
             .map { $0 == "\r\n" || $0 == "\n" || $0 == "\r" ? " " : $0 }

@@ -20,22 +20,30 @@ public final class OutboxDelivery: CodeDelivery {
         self.clock = clock
     }
 
+    /// Appends the message: its channel, recipient, user, code (a link's token) and link if it is one.
     public func deliver(_ message: CodeMessage) throws {
-        let line: JSONValue = [
-            "to": .string(message.recipient),
-            "userName": .string(message.userName),
-            "code": .string(message.code),
-            "validForSeconds": .number(JSONNumber(message.validForSeconds)),
-            "sentAt": .number(JSONNumber(Int(clock()))),
-        ]
-        try LocalFile.appendPrivately(line.serialized() + [UInt8(ascii: "\n")], to: path)
+        var line = JSONObject([
+            ("channel", .string(message.channel.rawValue)),
+            ("to", .string(message.recipient)),
+            ("userName", .string(message.userName)),
+            ("code", .string(message.code)),
+            ("validForSeconds", .number(JSONNumber(message.validForSeconds))),
+            ("sentAt", .number(JSONNumber(Int(clock())))),
+        ])
+        if let link = message.link { line["link"] = .string(link) }
+        try LocalFile.appendPrivately(JSONValue.object(line).serialized() + [UInt8(ascii: "\n")], to: path)
     }
 
     /// One message found in an outbox file.
     public struct SentMessage: Sendable, Equatable {
+        /// How it would have been sent (`email` for lines written before channels were recorded).
+        public let channel: MessageChannel
         public let recipient: String
         public let userName: String
+        /// The code to type, or the token a sign-in link carries.
         public let code: String
+        /// The sign-in link, for a `magic-link` message.
+        public let link: String?
         public let sentAt: Int64
     }
 
@@ -48,7 +56,10 @@ public final class OutboxDelivery: CodeDelivery {
                   let code = object?["code"]?.stringValue,
                   case .number(let sentAt)? = object?["sentAt"], let sentAtSeconds = sentAt.intValue
             else { throw LocalFile.Failure(path: path, operation: "read a message from", reason: "a line is not an outbox message") }
-            return SentMessage(recipient: recipient, userName: userName, code: code, sentAt: Int64(sentAtSeconds))
+            let channel = object?["channel"]?.stringValue.flatMap(MessageChannel.init(rawValue:)) ?? .email
+            return SentMessage(
+                channel: channel, recipient: recipient, userName: userName, code: code,
+                link: object?["link"]?.stringValue, sentAt: Int64(sentAtSeconds))
         }
     }
 }

@@ -69,7 +69,7 @@ public final class SESCodeDelivery: CodeDelivery {
 
     /// The signed `SendEmail` request for a message, with the whole budget as its timeout.
     public func request(for message: CodeMessage, at date: SigningDate) -> HTTPRequest {
-        let email = configuration.templates.render(message)
+        let email = (message.link == nil ? configuration.templates : configuration.linkTemplates).render(message)
         func content(_ text: String) -> JSONValue { ["Data": .string(text), "Charset": "UTF-8"] }
         var fields: [(String, JSONValue)] = [
             ("FromEmailAddress", .string(configuration.fromAddress)),

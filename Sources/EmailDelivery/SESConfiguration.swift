@@ -16,6 +16,8 @@ public struct SESConfiguration: Sendable, Equatable {
     public var configurationSetName: String?
     public var endpoint: AWSEndpoint
     public var templates: CodeEmailTemplates
+    /// The email of a sign-in link (`magic-link`): ``CodeEmailTemplates/linkDefaults``.
+    public var linkTemplates: CodeEmailTemplates = .linkDefaults
     /// How long one delivery may take in all, retry included: it must end well inside Cognito's 5-second limit.
     public var timeBudget: Duration
     /// How long to wait for the TCP and TLS connection.
