@@ -14,6 +14,8 @@ import PackageDescription
 //   AWSSigV4          Signature Version 4 request signing
 //   EmailDelivery     where codes go: a local outbox file or Amazon SES
 //   SMSDelivery       codes by text message through Amazon SNS Publish
+//   SMSChallenge      the `sms-code` and `email-or-sms-code` steps, on the public step API alone
+//   MagicLinkChallenge  the `magic-link` step, on the public step API alone
 //   CaptchaVerification  CAPTCHA tokens checked with Turnstile, reCAPTCHA or hCaptcha siteverify
 //   ChallengeStateStore  per-user sign-in state: versioned records with compare-and-swap, in memory or DynamoDB
 //   ParameterStore    SSM Parameter Store reads (the function's secret at init)
@@ -42,6 +44,8 @@ let package = Package(
         .library(name: "CognitoLambda", targets: ["CognitoLambda"]),
         .library(name: "ChallengeFlows", targets: ["ChallengeFlows"]),
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
+        .library(name: "SMSChallenge", targets: ["SMSChallenge"]),
+        .library(name: "MagicLinkChallenge", targets: ["MagicLinkChallenge"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -71,6 +75,8 @@ let package = Package(
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
         .target(name: "EmailDelivery", dependencies: ["ChallengeFlows", "AWSSigV4", "CurlHTTP", "LosslessJSON"]),
         .target(name: "SMSDelivery", dependencies: ["ChallengeFlows", "EmailDelivery", "AWSSigV4", "CurlHTTP"]),
+        .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
+        .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
         .target(name: "CaptchaVerification", dependencies: ["CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ParameterStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON"]),
@@ -78,7 +84,8 @@ let package = Package(
             name: "CognitoTriggers",
             dependencies: [
                 "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
-                "ParameterStore", "CaptchaVerification", "ChallengeStateStore",
+                "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
+                "MagicLinkChallenge", "MagicLinkToken",
             ]
         ),
         .target(

@@ -109,7 +109,7 @@ public final class CognitoTriggerHandler {
                 break
             case .reuse(let live, let secondsAgo):
                 issued = engine.reusing(live, for: issued, now: now)
-                note = "no new email: the code sent \(secondsAgo) s ago is still valid"
+                note = "nothing sent again: the message sent \(secondsAgo) s ago is still valid"
             case .throttled:
                 issued = engine.withholding(issued)
                 throttled = true
@@ -193,18 +193,13 @@ public final class CognitoTriggerHandler {
 
     private func summary(of issued: IssuedChallenge, userNotFound: Bool) -> String {
         let step = "\(issued.kind.rawValue) step \(issued.seal.stepIndex + 1), \(issued.publicParameters["attemptsLeft"] ?? "?") attempts left"
-        switch issued.kind {
-        case .captcha:
-            return "\(step), CAPTCHA issued"
-        case .emailCode where issued.reusedEarlierCode:
-            return "\(step), earlier code still valid (not sent again)"
-        case .emailCode where userNotFound || issued.unusableAddress != nil:
-            return "\(step), unknown user or no usable address: nothing sent"
-        case .emailCode:
-            return "\(step), code sent to \(issued.publicParameters["destination"] ?? "?")"
-        default:
-            return "\(step), challenge issued" + (issued.delivery == nil ? "" : " and its message sent")
+        guard engine.step(for: issued.kind)?.deliversAnswer == true else {
+            return "\(step), \(issued.kind == .captcha ? "CAPTCHA" : "challenge") issued"
         }
+        if issued.reusedEarlierCode { return "\(step), earlier message still valid (not sent again)" }
+        if userNotFound || issued.unusableAddress != nil { return "\(step), unknown user or no usable address: nothing sent" }
+        guard let message = issued.delivery else { return "\(step), nothing sent" }
+        return "\(step), \(message.link == nil ? "code" : "sign-in link") sent by \(message.channel) to \(message.maskedRecipient)"
     }
 }
 

@@ -3,6 +3,10 @@ import ChallengeFlows
 import ChallengeStateStore
 import EmailDelivery
 import LosslessJSON
+import MagicLinkChallenge
+import MagicLinkToken
+import SMSChallenge
+import SMSDelivery
 
 /// Everything the triggers need, read once from the environment at start-up.
 public struct TriggerConfiguration: Sendable {
@@ -14,10 +18,20 @@ public struct TriggerConfiguration: Sendable {
         case ses(SESConfiguration)
     }
 
+    /// Where text messages go, for a flow that sends them (`SMS_DELIVERY`).
+    public enum SMSDeliveryChoice: Sendable, Equatable {
+        /// The same local file as the email outbox.
+        case outbox(path: String)
+        /// Amazon SNS `Publish`, configured by the `SNS_*`, `SMS_*` and AWS variables.
+        case sns(SNSConfiguration)
+    }
+
     /// The sign-in flow (`CHALLENGE_FLOW`), its steps configured from the environment.
     public let flow: SignInFlow
     public let policy: ChallengePolicy
     public let delivery: Delivery
+    /// Where text messages go; nil when the flow sends none.
+    public let smsDelivery: SMSDeliveryChoice?
     /// A self-hosted CAPTCHA catalog (`CAPTCHA_PROVIDER=catalog`, the default, with `CAPTCHA_CATALOG`).
     public let captchas: [CaptchaEntry]
     /// A CAPTCHA provider whose widget tokens Verify checks through siteverify (`CAPTCHA_PROVIDER=turnstile`,
@@ -25,6 +39,11 @@ public struct TriggerConfiguration: Sendable {
     public let captchaProvider: CaptchaProviderConfiguration?
     /// Codes go only to addresses whose `email_verified` is `"true"` (`REQUIRE_VERIFIED_EMAIL`, true by default).
     public let requireVerifiedEmail: Bool
+    /// Codes are texted only to numbers whose `phone_number_verified` is `"true"` (`REQUIRE_VERIFIED_PHONE`, true by
+    /// default).
+    public let requireVerifiedPhone: Bool
+    /// Where sign-in links point (`MAGIC_LINK_URL`), when set.
+    public let magicLinkURL: MagicLinkURL?
     /// The typical time a delivery takes before any has been measured (`DECOY_DELAY_MS`): unknown users' Creates
     /// wait about this long until real deliveries have been timed.
     public let typicalDeliveryTime: Duration
@@ -48,7 +67,8 @@ public struct TriggerConfiguration: Sendable {
         }
         let specification = value("CHALLENGE_FLOW") ?? "email-code"
         // Read first with the built-in steps unconfigured, so that a bad flow is the first thing reported.
-        let declared = try SignInFlow(parsing: specification, registry: StepRegistry.builtIn().adding(steps))
+        let declared = try SignInFlow(
+            parsing: specification, registry: StepRegistry.builtIn().adding(Self.messagingSteps()).adding(steps))
         var warnings: [String] = []
         let allowsCaptchaOnly = try Self.boolean("ALLOW_CAPTCHA_ONLY_SIGN_IN", in: environment, default: false)
         if !declared.provesIdentity {
@@ -75,6 +95,16 @@ public struct TriggerConfiguration: Sendable {
             current: secret, previous: try secrets.value(of: "CODE_HASH_SECRET_PREVIOUS"),
             decoy: try secrets.value(of: "DECOY_MASK_SECRET"))
         requireVerifiedEmail = try Self.boolean("REQUIRE_VERIFIED_EMAIL", in: environment, default: true)
+        requireVerifiedPhone = try Self.boolean("REQUIRE_VERIFIED_PHONE", in: environment, default: true)
+        if let template = value(MagicLinkURL.variable) {
+            do {
+                magicLinkURL = try MagicLinkURL(template: template)
+            } catch {
+                throw .setting(variable: MagicLinkURL.variable, problem: "cannot be used: \(error)")
+            }
+        } else {
+            magicLinkURL = nil
+        }
         switch value("CODE_DELIVERY") {
         case nil:
             throw .missing(
@@ -91,6 +121,8 @@ public struct TriggerConfiguration: Sendable {
         case let other?:
             throw .invalid(variable: "CODE_DELIVERY", value: other, expected: "\"ses\" or \"outbox\"")
         }
+        smsDelivery = try Self.smsDelivery(
+            in: environment, email: delivery, needed: declared.deliveryChannels.contains(.sms))
         let deliversByEmail = if case .ses = delivery { true } else { false }
         let typicalMilliseconds = try Self.integer("DECOY_DELAY_MS", in: environment, default: deliversByEmail ? 150 : 1)
         guard (0...4000).contains(typicalMilliseconds) else {
@@ -118,6 +150,9 @@ public struct TriggerConfiguration: Sendable {
         }
         let registry = try StepRegistry.builtIn(
             captchas: captchas, captchaWidget: captchaProvider?.publicParameters(), requireVerifiedEmail: requireVerifiedEmail
+        ).adding(
+            Self.messagingSteps(
+                linkURL: magicLinkURL, requireVerifiedEmail: requireVerifiedEmail, requireVerifiedPhone: requireVerifiedPhone)
         ).adding(steps)
         flow = try SignInFlow(parsing: specification, registry: registry)
     }
@@ -125,6 +160,42 @@ public struct TriggerConfiguration: Sendable {
     /// The decision engine this configuration describes.
     public func makeEngine() throws(ConfigurationError) -> ChallengeFlowEngine {
         try ChallengeFlowEngine(flow: flow, policy: policy, keys: keys)
+    }
+
+    /// The built-in steps that live in modules of their own, built on the public step API: `magic-link`,
+    /// `sms-code` and `email-or-sms-code`.
+    static func messagingSteps(
+        linkURL: MagicLinkURL? = nil, requireVerifiedEmail: Bool = true, requireVerifiedPhone: Bool = true
+    ) -> [any ChallengeStep] {
+        let email = EmailCodeStep(requireVerifiedEmail: requireVerifiedEmail)
+        let sms = SMSCodeStep(requireVerifiedPhone: requireVerifiedPhone)
+        return [
+            MagicLinkStep(linkURL: linkURL, requireVerifiedEmail: requireVerifiedEmail), sms,
+            CodeChannelChoiceStep(email: email, sms: sms),
+        ]
+    }
+
+    /// `SMS_DELIVERY` (`sns` or `outbox`), read only when the flow texts codes; by default it follows
+    /// `CODE_DELIVERY`: the outbox for the outbox, SNS for SES.
+    private static func smsDelivery(
+        in environment: [String: String], email: Delivery, needed: Bool
+    ) throws(ConfigurationError) -> SMSDeliveryChoice? {
+        guard needed else { return nil }
+        let choice = environment["SMS_DELIVERY"].flatMap { $0.isEmpty ? nil : $0 }
+        switch (choice, email) {
+        case (nil, .outbox(let path)), ("outbox", .outbox(let path)):
+            return .outbox(path: path)
+        case ("outbox", .ses):
+            return .outbox(path: environment["OUTBOX_PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultOutboxPath)
+        case (nil, .ses), ("sns", _):
+            do {
+                return .sns(try SNSConfiguration(environment: environment))
+            } catch {
+                throw .setting(variable: error.variable, problem: "\(error.problem) (SMS_DELIVERY=sns)")
+            }
+        case (let other?, _):
+            throw .invalid(variable: "SMS_DELIVERY", value: other, expected: "\"sns\" or \"outbox\"")
+        }
     }
 
     private static func boolean(_ variable: String, in environment: [String: String], default value: Bool) throws(ConfigurationError) -> Bool {
@@ -182,17 +253,32 @@ extension TriggerConfiguration {
         return store.map { SignInLimiter(limits: limits, store: $0, recordKey: keys.recordKey) }
     }
 
-    /// The delivery this configuration names.
+    /// The deliveries this configuration names, each message sent by its channel's.
     func makeDelivery(clock: @escaping @Sendable () -> Int64) throws(ConfigurationError) -> any CodeDelivery {
+        let email: any CodeDelivery
         switch delivery {
         case .outbox(let path):
-            return OutboxDelivery(path: path, clock: clock)
+            email = OutboxDelivery(path: path, clock: clock)
         case .ses(let configuration):
             do {
-                return try SESCodeDelivery(configuration: configuration)
+                email = try SESCodeDelivery(configuration: configuration)
             } catch {
                 throw .delivery(variable: "SES_ENDPOINT", problem: "cannot be used: \(error)")
             }
         }
+        let sms: (any CodeDelivery)?
+        switch smsDelivery {
+        case nil:
+            sms = nil
+        case .outbox(let path):
+            sms = if case .outbox(path) = delivery { email } else { OutboxDelivery(path: path, clock: clock) }
+        case .sns(let configuration):
+            do {
+                sms = try SNSCodeDelivery(configuration: configuration)
+            } catch {
+                throw .setting(variable: "SNS_ENDPOINT", problem: "cannot be used: \(error)")
+            }
+        }
+        return ChannelDeliveries(email: email, sms: sms)
     }
 }

@@ -68,7 +68,7 @@ struct SignInLimitsTests {
         #expect(second.response.challengeMetadata == first.response.challengeMetadata)
         #expect(second.response.publicChallengeParameters?["expiresInSeconds"] == "168")
         let summary = try handler.handle(Self.create).summary
-        #expect(summary.contains("no new email: the code sent 12 s ago is still valid"), "\(summary)")
+        #expect(summary.contains("nothing sent again: the message sent 12 s ago is still valid"), "\(summary)")
 
         clock.advance(60)
         let resent = try created(handler)
