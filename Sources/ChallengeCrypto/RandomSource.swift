@@ -10,11 +10,30 @@ public struct CryptoError: Error, Sendable, CustomStringConvertible {
 public protocol RandomSource: Sendable {
     /// Fills the buffer with random bytes.
     func fill(_ buffer: UnsafeMutableRawBufferPointer) throws
+
+    /// A string of `count` decimal digits, each drawn uniformly. The default draws one integer per digit.
+    func decimalDigits(count: Int) throws -> String
 }
 
 /// OpenSSL's CSPRNG (`RAND_bytes`).
 public struct SystemRandom: RandomSource {
     public init() {}
+
+    /// Digits from bytes below 250 (25 × 10, so each digit is equally likely), with the bytes for a whole code
+    /// drawn in one `RAND_bytes` call: each call costs OpenSSL a DRBG generate, far more than a byte.
+    public func decimalDigits(count: Int) throws -> String {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(count)
+        // A byte is refused with probability 6/256; a few spare bytes nearly always cover the refusals.
+        var draws = [UInt8](repeating: 0, count: count + 8)
+        while digits.count < count {
+            try draws.withUnsafeMutableBytes { try fill($0) }
+            for byte in draws where byte < 250 && digits.count < count {
+                digits.append(UInt8(ascii: "0") + byte % 10)
+            }
+        }
+        return String(decoding: digits, as: UTF8.self)
+    }
 
     public func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
         guard buffer.count > 0 else { return }

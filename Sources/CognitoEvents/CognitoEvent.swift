@@ -78,4 +78,13 @@ extension JSONValue {
             throw .invalidJSON(error)
         }
     }
+
+    /// Parses event bytes held in an array (what the runtime hands over), without generic dispatch.
+    init(parsingEvent bytes: [UInt8]) throws(EventDecodingError) {
+        do {
+            self = try JSONValue(parsing: bytes)
+        } catch {
+            throw .invalidJSON(error)
+        }
+    }
 }

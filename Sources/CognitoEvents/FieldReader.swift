@@ -58,8 +58,13 @@ struct FieldReader {
     func optionalStringMap(_ key: String) throws(EventDecodingError) -> [String: String]? {
         guard let reader = try optionalReader(key) else { return nil }
         var map: [String: String] = [:]
-        for (name, _) in reader.object {
-            map[name] = try reader.optionalString(name)
+        map.reserveCapacity(reader.object.count)
+        for (name, value) in reader.object {
+            switch value {
+            case .string(let string): map[name] = string
+            case .null: continue
+            default: throw reader.mistyped(name, value, expected: "a string")
+            }
         }
         return map
     }

@@ -57,12 +57,23 @@ public struct HTTPResponse: Sendable {
 
     /// The first header with this name, compared without regard to case.
     public func header(_ name: String) -> String? {
-        let length = name.utf8.count
-        return headers.first { $0.name.utf8.count == length && $0.name.utf8.elementsEqual(name.utf8, by: Self.sameASCIILetter) }?.value
+        var name = name
+        return name.withUTF8 { wanted in
+            headers.first { header in
+                var candidate = header.name
+                return candidate.withUTF8 { Self.equalIgnoringASCIICase($0, wanted) }
+            }?.value
+        }
     }
 
-    private static func sameASCIILetter(_ a: UInt8, _ b: UInt8) -> Bool {
-        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+    private static func equalIgnoringASCIICase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard left.count == right.count else { return false }
+        for index in 0..<left.count {
+            let a = left[index], b = right[index]
+            guard a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+            else { return false }
+        }
+        return true
     }
 }
 
