@@ -4,7 +4,7 @@ import PackageDescription
 // Modules, from the inside out:
 //   LosslessJSON      JSON values that round-trip byte for byte (no Foundation)
 //   CognitoEvents     the three trigger events as typed, lossless value types
-//   ChallengeCrypto   OpenSSL: CSPRNG, SHA-256, HMAC, constant-time compare
+//   ChallengeCrypto   the kernel CSPRNG; SHA-256, HMAC and constant-time compare on OpenSSL
 //   CognitoTokens     RS256 JWTs and the JWKS as Cognito issues them, for a local user pool
 //   ChallengeFlows    pure Define/Create/Verify decisions for each sign-in flow
 //   CognitoSRP        Cognito's SRP-6a (USER_SRP_AUTH) on OpenSSL BIGNUM: verifier, server and client sides
@@ -62,7 +62,9 @@ let package = Package(
             name: "CognitoTriggers",
             dependencies: ["CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON"]
         ),
-        .executableTarget(name: "bootstrap", dependencies: ["CognitoTriggers", "LambdaRuntime"]),
+        .executableTarget(
+            name: "bootstrap", dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "LambdaRuntime", "LosslessJSON"]
+        ),
         .target(
             name: "RuntimeAPIEmulator",
             dependencies: [

@@ -1,9 +1,13 @@
-import COpenSSL
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// A failure inside OpenSSL.
+/// A cryptographic operation the system could not carry out.
 public struct CryptoError: Error, Sendable, CustomStringConvertible {
     public let operation: String
-    public var description: String { "OpenSSL failed to \(operation)" }
+    public var description: String { "failed to \(operation)" }
 }
 
 /// Where random bytes come from. Production uses ``SystemRandom``; tests inject a seeded source.
@@ -15,12 +19,31 @@ public protocol RandomSource: Sendable {
     func decimalDigits(count: Int) throws -> String
 }
 
-/// OpenSSL's CSPRNG (`RAND_bytes`).
+/// The kernel's CSPRNG, through `getentropy` (the `getrandom` system call on Linux).
+///
+/// Not OpenSSL's `RAND_bytes`: its DRBG is set up on the first call (seeding, cipher fetches), which cost the
+/// first sign-in code about a millisecond, and every later call runs a DRBG generate; one system call is cheaper
+/// and keeps no generator state in the process.
 public struct SystemRandom: RandomSource {
+    /// The most `getentropy` hands out per call.
+    private static let maximumChunk = 256
+
     public init() {}
 
+    public func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
+        guard let start = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let chunk = min(Self.maximumChunk, buffer.count - offset)
+            guard getentropy(start + offset, chunk) == 0 else {
+                throw CryptoError(operation: "read random bytes from the kernel (\(String(cString: strerror(errno))))")
+            }
+            offset += chunk
+        }
+    }
+
     /// Digits from bytes below 250 (25 × 10, so each digit is equally likely), with the bytes for a whole code
-    /// drawn in one `RAND_bytes` call: each call costs OpenSSL a DRBG generate, far more than a byte.
+    /// drawn in one system call rather than one per digit.
     public func decimalDigits(count: Int) throws -> String {
         var digits: [UInt8] = []
         digits.reserveCapacity(count)
@@ -33,13 +56,6 @@ public struct SystemRandom: RandomSource {
             }
         }
         return String(decoding: digits, as: UTF8.self)
-    }
-
-    public func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
-        guard buffer.count > 0 else { return }
-        guard RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(buffer.count)) == 1 else {
-            throw CryptoError(operation: "produce random bytes")
-        }
     }
 }
 
