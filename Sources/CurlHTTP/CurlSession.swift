@@ -89,7 +89,7 @@ public final class CurlSession {
 
         var status = 0
         ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
+        return HTTPResponse(status: status, headerLines: transfer.headerLines, body: transfer.body)
     }
 
     private func error(for code: CURLcode) -> CurlError {
@@ -110,13 +110,14 @@ public final class CurlSession {
 /// Collects one response's headers and body from libcurl's callbacks.
 private final class Transfer {
     var body: [UInt8] = []
-    var headers: [HTTPHeader] = []
+    /// The header lines as they arrived (see ``HeaderLines``), without the status line.
+    var headerLines: [UInt8] = []
     private var abortCheck: (@Sendable () -> Bool)?
     private(set) var abortRequested = false
 
     func reset(abortCheck: (@Sendable () -> Bool)?) {
         body.removeAll(keepingCapacity: true)
-        headers.removeAll(keepingCapacity: true)
+        headerLines.removeAll(keepingCapacity: true)
         self.abortCheck = abortCheck
         abortRequested = false
     }
@@ -139,13 +140,11 @@ private final class Transfer {
         }
         if line.starts(with: "HTTP/".utf8) {
             // A new status line (after a 100 Continue or a redirect): earlier headers belong to another response.
-            headers.removeAll(keepingCapacity: true)
-        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            let name = String(decoding: line[..<colon], as: UTF8.self)
-            var valueBytes = line[(colon + 1)...]
-            while let first = valueBytes.first, first == 0x20 || first == 0x09 { valueBytes = valueBytes.dropFirst() }
-            while let last = valueBytes.last, last == 0x0D || last == 0x0A || last == 0x20 { valueBytes = valueBytes.dropLast() }
-            headers.append(HTTPHeader(name, String(decoding: valueBytes, as: UTF8.self)))
+            headerLines.removeAll(keepingCapacity: true)
+        } else {
+            headerLines.append(contentsOf: line)
+            // libcurl hands over whole lines; one without its line break would run into the next.
+            if line.last != 0x0A { headerLines.append(0x0A) }
         }
         return count
     }

@@ -46,12 +46,36 @@ public struct HTTPRequest: Sendable {
 /// What the server answered.
 public struct HTTPResponse: Sendable {
     public var status: Int
-    public var headers: [HTTPHeader]
+    /// The header lines, parsed only when asked for: a response from ``CurlSession`` keeps them as the bytes the
+    /// server sent, and ``header(_:)`` finds a value in those bytes without making strings of the others.
+    public var headers: [HTTPHeader] {
+        get {
+            switch storage {
+            case .parsed(let headers): headers
+            case .raw(let lines): HeaderLines.parse(lines)
+            }
+        }
+        set { storage = .parsed(newValue) }
+    }
     public var body: [UInt8]
+    private var storage: HeaderStorage
+
+    private enum HeaderStorage: Sendable {
+        case parsed([HTTPHeader])
+        /// `Name: value` lines, each ending in a line break, as they arrived.
+        case raw([UInt8])
+    }
 
     public init(status: Int, headers: [HTTPHeader], body: [UInt8]) {
         self.status = status
-        self.headers = headers
+        self.storage = .parsed(headers)
+        self.body = body
+    }
+
+    /// A response whose header lines are still the bytes the server sent.
+    init(status: Int, headerLines: [UInt8], body: [UInt8]) {
+        self.status = status
+        self.storage = .raw(headerLines)
         self.body = body
     }
 
@@ -59,14 +83,67 @@ public struct HTTPResponse: Sendable {
     public func header(_ name: String) -> String? {
         var name = name
         return name.withUTF8 { wanted in
-            headers.first { header in
-                var candidate = header.name
-                return candidate.withUTF8 { Self.equalIgnoringASCIICase($0, wanted) }
-            }?.value
+            switch storage {
+            case .parsed(let headers):
+                return headers.first { header in
+                    var candidate = header.name
+                    return candidate.withUTF8 { HeaderLines.equalIgnoringASCIICase($0, wanted) }
+                }?.value
+            case .raw(let lines):
+                return lines.withUnsafeBufferPointer { bytes in
+                    var found: String?
+                    HeaderLines.forEach(in: bytes) { name, value in
+                        guard HeaderLines.equalIgnoringASCIICase(name, wanted) else { return true }
+                        found = String(decoding: value, as: UTF8.self)
+                        return false
+                    }
+                    return found
+                }
+            }
+        }
+    }
+}
+
+/// Header lines as libcurl hands them over: `Name: value` and a line break, one after another.
+enum HeaderLines {
+    /// Every line's name and value (trimmed of blanks and the line break), in order; lines without a colon are
+    /// skipped. `body` returns false to stop.
+    static func forEach(
+        in bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool
+    ) {
+        var lineStart = 0
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            let next = lineEnd + 1
+            var colon = lineStart
+            while colon < lineEnd, bytes[colon] != UInt8(ascii: ":") { colon += 1 }
+            if colon < lineEnd {
+                var valueStart = colon + 1
+                while valueStart < lineEnd, bytes[valueStart] == 0x20 || bytes[valueStart] == 0x09 { valueStart += 1 }
+                var valueEnd = lineEnd
+                while valueEnd > valueStart, bytes[valueEnd - 1] == 0x0D || bytes[valueEnd - 1] == 0x20 { valueEnd -= 1 }
+                let name = UnsafeBufferPointer(rebasing: bytes[lineStart..<colon])
+                let value = UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd])
+                guard body(name, value) else { return }
+            }
+            lineStart = next
         }
     }
 
-    private static func equalIgnoringASCIICase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func parse(_ lines: [UInt8]) -> [HTTPHeader] {
+        lines.withUnsafeBufferPointer { bytes in
+            var headers: [HTTPHeader] = []
+            forEach(in: bytes) { name, value in
+                headers.append(HTTPHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+                return true
+            }
+            return headers
+        }
+    }
+
+    static func equalIgnoringASCIICase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         guard left.count == right.count else { return false }
         for index in 0..<left.count {
             let a = left[index], b = right[index]

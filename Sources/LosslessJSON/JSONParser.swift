@@ -96,6 +96,10 @@ private struct JSONParser {
         index += 1
         var object = JSONObject()
         skipWhitespace()
+        if index < bytes.count, bytes[index] != UInt8(ascii: "}") {
+            // Room for the members a small object has, instead of growing from one.
+            object.reserveCapacity(JSONObject.indexThreshold)
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             return object
