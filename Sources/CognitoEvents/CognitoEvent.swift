@@ -35,8 +35,9 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
                 found: "\"\(header.triggerSource.rawValue)\"")
         }
         guard let requestJSON = reader.value("request") else { throw .missingField(path: reader.fieldPath("request")) }
-        request = try Request(json: requestJSON, path: reader.fieldPath("request"))
-        response = try Response(json: reader.value("response"), path: reader.fieldPath("response"))
+        // The reader is the event's root, "$".
+        request = try Request(json: requestJSON, path: "$.request")
+        response = try Response(json: reader.value("response"), path: "$.response")
         original = reader.object
     }
 

@@ -110,14 +110,14 @@ public final class CurlSession {
 /// Collects one response's headers and body from libcurl's callbacks.
 private final class Transfer {
     var body: [UInt8] = []
-    /// The header lines as they arrived (see ``HeaderLines``), without the status line.
-    var headerLines: [UInt8] = []
+    /// The header lines after the last status line.
+    var headerLines = HeaderLines()
     private var abortCheck: (@Sendable () -> Bool)?
     private(set) var abortRequested = false
 
     func reset(abortCheck: (@Sendable () -> Bool)?) {
         body.removeAll(keepingCapacity: true)
-        headerLines.removeAll(keepingCapacity: true)
+        headerLines.removeAll()
         self.abortCheck = abortCheck
         abortRequested = false
     }
@@ -140,11 +140,9 @@ private final class Transfer {
         }
         if line.starts(with: "HTTP/".utf8) {
             // A new status line (after a 100 Continue or a redirect): earlier headers belong to another response.
-            headerLines.removeAll(keepingCapacity: true)
+            headerLines.removeAll()
         } else {
-            headerLines.append(contentsOf: line)
-            // libcurl hands over whole lines; one without its line break would run into the next.
-            if line.last != 0x0A { headerLines.append(0x0A) }
+            headerLines.append(line: line)
         }
         return count
     }

@@ -47,12 +47,12 @@ public struct HTTPRequest: Sendable {
 public struct HTTPResponse: Sendable {
     public var status: Int
     /// The header lines, parsed only when asked for: a response from ``CurlSession`` keeps them as the bytes the
-    /// server sent, and ``header(_:)`` finds a value in those bytes without making strings of the others.
+    /// server sent, and ``header(_:)`` finds a value there without making strings of the others.
     public var headers: [HTTPHeader] {
         get {
             switch storage {
             case .parsed(let headers): headers
-            case .raw(let lines): HeaderLines.parse(lines)
+            case .raw(let lines): lines.headers
             }
         }
         set { storage = .parsed(newValue) }
@@ -62,8 +62,7 @@ public struct HTTPResponse: Sendable {
 
     private enum HeaderStorage: Sendable {
         case parsed([HTTPHeader])
-        /// `Name: value` lines, each ending in a line break, as they arrived.
-        case raw([UInt8])
+        case raw(HeaderLines)
     }
 
     public init(status: Int, headers: [HTTPHeader], body: [UInt8]) {
@@ -73,7 +72,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A response whose header lines are still the bytes the server sent.
-    init(status: Int, headerLines: [UInt8], body: [UInt8]) {
+    init(status: Int, headerLines: HeaderLines, body: [UInt8]) {
         self.status = status
         self.storage = .raw(headerLines)
         self.body = body
@@ -85,61 +84,58 @@ public struct HTTPResponse: Sendable {
         return name.withUTF8 { wanted in
             switch storage {
             case .parsed(let headers):
-                return headers.first { header in
+                headers.first { header in
                     var candidate = header.name
                     return candidate.withUTF8 { HeaderLines.equalIgnoringASCIICase($0, wanted) }
                 }?.value
             case .raw(let lines):
-                return lines.withUnsafeBufferPointer { bytes in
-                    var found: String?
-                    HeaderLines.forEach(in: bytes) { name, value in
-                        guard HeaderLines.equalIgnoringASCIICase(name, wanted) else { return true }
-                        found = String(decoding: value, as: UTF8.self)
-                        return false
-                    }
-                    return found
-                }
+                lines.value(named: wanted)
             }
         }
     }
 }
 
-/// Header lines as libcurl hands them over: `Name: value` and a line break, one after another.
-enum HeaderLines {
-    /// Every line's name and value (trimmed of blanks and the line break), in order; lines without a colon are
-    /// skipped. `body` returns false to stop.
-    static func forEach(
-        in bytes: UnsafeBufferPointer<UInt8>,
-        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool
-    ) {
-        var lineStart = 0
-        while lineStart < bytes.count {
-            var lineEnd = lineStart
-            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            let next = lineEnd + 1
-            var colon = lineStart
-            while colon < lineEnd, bytes[colon] != UInt8(ascii: ":") { colon += 1 }
-            if colon < lineEnd {
-                var valueStart = colon + 1
-                while valueStart < lineEnd, bytes[valueStart] == 0x20 || bytes[valueStart] == 0x09 { valueStart += 1 }
-                var valueEnd = lineEnd
-                while valueEnd > valueStart, bytes[valueEnd - 1] == 0x0D || bytes[valueEnd - 1] == 0x20 { valueEnd -= 1 }
-                let name = UnsafeBufferPointer(rebasing: bytes[lineStart..<colon])
-                let value = UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd])
-                guard body(name, value) else { return }
+/// Header lines as libcurl hands them over, one at a time: their bytes one after another, and where each name and
+/// value lies in them.
+struct HeaderLines: Sendable {
+    private var bytes: [UInt8] = []
+    private var fields: [(name: Range<Int>, value: Range<Int>)] = []
+
+    /// Adds one line, `Name: value` with its line break; a line without a colon (the blank line that ends the
+    /// headers) is skipped.
+    mutating func append(line: UnsafeBufferPointer<UInt8>) {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        var valueStart = colon + 1
+        while valueStart < line.count, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
+        var valueEnd = line.count
+        while valueEnd > valueStart, line[valueEnd - 1] == 0x0D || line[valueEnd - 1] == 0x0A || line[valueEnd - 1] == 0x20 {
+            valueEnd -= 1
+        }
+        let offset = bytes.count
+        bytes.append(contentsOf: line)
+        fields.append((offset..<offset + colon, offset + valueStart..<offset + valueEnd))
+    }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+    }
+
+    /// The value of the first field with this name, compared without regard to case.
+    func value(named wanted: UnsafeBufferPointer<UInt8>) -> String? {
+        bytes.withUnsafeBufferPointer { bytes in
+            for field in fields where field.name.count == wanted.count {
+                if Self.equalIgnoringASCIICase(UnsafeBufferPointer(rebasing: bytes[field.name]), wanted) {
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[field.value]), as: UTF8.self)
+                }
             }
-            lineStart = next
+            return nil
         }
     }
 
-    static func parse(_ lines: [UInt8]) -> [HTTPHeader] {
-        lines.withUnsafeBufferPointer { bytes in
-            var headers: [HTTPHeader] = []
-            forEach(in: bytes) { name, value in
-                headers.append(HTTPHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
-                return true
-            }
-            return headers
+    var headers: [HTTPHeader] {
+        fields.map { field in
+            HTTPHeader(String(decoding: bytes[field.name], as: UTF8.self), String(decoding: bytes[field.value], as: UTF8.self))
         }
     }
 

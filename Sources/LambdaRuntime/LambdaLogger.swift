@@ -100,8 +100,11 @@ enum LineBreaks {
 
     /// Appends `text` as UTF-8, each line break written as its escape.
     static func appendEscaping(_ text: String, to output: inout [UInt8]) {
-        // Line breaks are rare: copy the bytes whole unless one is there.
-        guard text.unicodeScalars.contains(where: { escape($0) != nil }) else {
+        // Line breaks are rare: copy the bytes whole unless one may be there. In UTF-8, LF, VT, FF and CR are bytes
+        // 0A to 0D, and NEL, LS and PS start with C2 or E2, bytes that only ever start a scalar.
+        var text = text
+        let mayBreak = text.withUTF8 { utf8 in utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 } }
+        guard mayBreak else {
             output.append(contentsOf: text.utf8)
             return
         }
