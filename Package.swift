@@ -4,7 +4,8 @@ import PackageDescription
 // Modules, from the inside out:
 //   LosslessJSON      JSON values that round-trip byte for byte (no Foundation)
 //   CognitoEvents     the three trigger events as typed, lossless value types
-//   ChallengeCrypto   the kernel CSPRNG; SHA-256, HMAC and constant-time compare on OpenSSL
+//   ChallengeCrypto   OpenSSL: CSPRNG, SHA-256, HMAC, constant-time compare; base64url
+//   MagicLinkToken    signed, expiring sign-in link tokens and the link URL (pure)
 //   CognitoTokens     RS256 JWTs and the JWKS as Cognito issues them, for a local user pool
 //   ChallengeFlows    pure Define/Create/Verify decisions for each sign-in flow
 //   CognitoSRP        Cognito's SRP-6a (USER_SRP_AUTH) on OpenSSL BIGNUM: verifier, server and client sides
@@ -12,12 +13,16 @@ import PackageDescription
 //   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
 //   AWSSigV4          Signature Version 4 request signing
 //   EmailDelivery     where codes go: a local outbox file or Amazon SES
+//   SMSDelivery       codes by text message through Amazon SNS Publish
 //   CaptchaVerification  CAPTCHA tokens checked with Turnstile, reCAPTCHA or hCaptcha siteverify
 //   ChallengeStateStore  per-user sign-in state: versioned records with compare-and-swap, in memory or DynamoDB
 //   ParameterStore    SSM Parameter Store reads (the function's secret at init)
 //   CognitoTriggers   configuration + dispatch of raw events to the flows
+//   CognitoChallengeTesting  SignInSimulator: drives a flow (your own steps too) the way Cognito does, for tests
+//   CognitoLambda     the triggers as a Lambda function: `CognitoTriggerFunction.run(steps:)`
 //   bootstrap         the Lambda executable (links none of the invoker's libraries)
 //   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
+//   LocalUserPool     `cognito-local pool`: a local Cognito user pool endpoint (JSON protocol, SRP, tokens) driving the triggers
 //   runtime-benchmark: figures for the runtime loop against a C floor
 //     (echo-bootstrap: the loop with an echo handler; runtime-floor: a minimal C echo loop on libcurl)
 let package = Package(
@@ -28,6 +33,15 @@ let package = Package(
         .executable(name: "cognito-local", targets: ["cognito-local"]),
         .executable(name: "runtime-benchmark", targets: ["runtime-benchmark"]),
         .library(name: "CognitoTriggers", targets: ["CognitoTriggers"]),
+        // For the fuzz package in Tests/Fuzz, which depends on this one by path and sees only products.
+        .library(name: "LosslessJSON", targets: ["LosslessJSON"]),
+        .library(name: "AWSSigV4", targets: ["AWSSigV4"]),
+        .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
+        .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
+        .library(name: "CognitoChallengeTesting", targets: ["CognitoChallengeTesting"]),
+        .library(name: "CognitoLambda", targets: ["CognitoLambda"]),
+        .library(name: "ChallengeFlows", targets: ["ChallengeFlows"]),
+        .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -50,21 +64,32 @@ let package = Package(
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL"]),
         .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto"]),
+        .target(name: "MagicLinkToken", dependencies: ["ChallengeCrypto"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
         .target(name: "EmailDelivery", dependencies: ["ChallengeFlows", "AWSSigV4", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "SMSDelivery", dependencies: ["ChallengeFlows", "EmailDelivery", "AWSSigV4", "CurlHTTP"]),
         .target(name: "CaptchaVerification", dependencies: ["CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ParameterStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
-            dependencies: ["CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON"]
+            dependencies: [
+                "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
+                "ParameterStore", "CaptchaVerification", "ChallengeStateStore",
+            ]
         ),
-        .executableTarget(
-            name: "bootstrap", dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "LambdaRuntime", "LosslessJSON"]
+        .target(
+            name: "CognitoChallengeTesting",
+            dependencies: ["ChallengeFlows", "CognitoEvents", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON"]
         ),
+        .target(
+            name: "CognitoLambda",
+            dependencies: ["ChallengeFlows", "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LambdaRuntime", "LosslessJSON"]
+        ),
+        .executableTarget(name: "bootstrap", dependencies: ["CognitoLambda"]),
         .target(
             name: "RuntimeAPIEmulator",
             dependencies: [
@@ -77,6 +102,16 @@ let package = Package(
             name: "Invoker",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON",
+                "CaptchaVerification",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "LocalUserPool",
+            dependencies: [
+                "Invoker", "CognitoSRP", "CognitoTokens", "CognitoEvents", "ChallengeCrypto", "LosslessJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -84,7 +119,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "cognito-local",
-            dependencies: ["Invoker", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Invoker", "LocalUserPool", "CognitoTokens",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "runtime-benchmark",
@@ -96,12 +134,19 @@ let package = Package(
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["ChallengeCrypto"]),
+        .testTarget(name: "MagicLinkTokenTests", dependencies: ["MagicLinkToken", "ChallengeCrypto"]),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
         .testTarget(name: "CognitoTokensTests", dependencies: ["CognitoTokens", "ChallengeCrypto", "LosslessJSON"]),
-        .testTarget(name: "ChallengeFlowsTests", dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON"]),
+        .testTarget(
+            name: "ChallengeFlowsTests",
+            dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
+        ),
         .testTarget(
             name: "CognitoTriggersTests",
-            dependencies: ["CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON"]
+            dependencies: [
+                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
+                "CognitoChallengeTesting",
+            ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
@@ -114,6 +159,10 @@ let package = Package(
             dependencies: ["EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
+            name: "SMSDeliveryTests",
+            dependencies: ["SMSDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+        ),
+        .testTarget(
             name: "CaptchaVerificationTests",
             dependencies: ["CaptchaVerification", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
             exclude: ["Support/siteverify_standin.py"]
@@ -124,6 +173,10 @@ let package = Package(
         ),
         .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON"]),
+        .testTarget(
+            name: "LocalUserPoolTests",
+            dependencies: ["LocalUserPool", "Invoker", "CognitoSRP", "CognitoTokens", "CurlHTTP", "LosslessJSON"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,11 +9,16 @@ public struct AWSEnvironment: Sendable, Equatable {
         guard let region = Self.value("AWS_REGION", in: environment) ?? Self.value("AWS_DEFAULT_REGION", in: environment) else {
             throw AWSEnvironmentError(variable: "AWS_REGION", problem: "is not set (Lambda sets it; set it to run elsewhere)")
         }
-        guard region.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else {
+        guard Self.isRegionName(region) else {
             throw AWSEnvironmentError(variable: "AWS_REGION", problem: "is \"\(region)\", not a region name such as eu-west-1")
         }
         self.region = region
         credentials = try AWSCredentials(environment: environment)
+    }
+
+    /// True for text shaped like a Region name: lower-case letters, digits and hyphens.
+    public static func isRegionName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
     }
 
     /// The variable's value; nil when it is unset or empty.

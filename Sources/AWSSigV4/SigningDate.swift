@@ -27,7 +27,8 @@ public struct SigningDate: Sendable, Equatable {
 
     /// `yyyyMMdd'T'HHmmss'Z'`, the value of `X-Amz-Date`.
     public var timestamp: String {
-        let secondOfDay = Int(secondsSince1970 - Int64(daysSince1970) * 86_400)
+        let remainder = Int(secondsSince1970 % 86_400)
+        let secondOfDay = remainder < 0 ? remainder + 86_400 : remainder
         return dateStamp + "T" + twoDigits(secondOfDay / 3600) + twoDigits(secondOfDay / 60 % 60)
             + twoDigits(secondOfDay % 60) + "Z"
     }
@@ -40,8 +41,10 @@ public struct SigningDate: Sendable, Equatable {
     }
 
     private var daysSince1970: Int {
-        // Floor division, so that instants before 1970 fall on the right day.
-        Int((secondsSince1970 - (secondsSince1970 % 86_400 + 86_400) % 86_400) / 86_400)
+        // Floor division, so that instants before 1970 fall on the right day; no step can overflow, even at the
+        // ends of the range.
+        let (days, remainder) = secondsSince1970.quotientAndRemainder(dividingBy: 86_400)
+        return Int(remainder < 0 ? days - 1 : days)
     }
 
     /// The proleptic Gregorian date of a day count, by splitting time into 400-year eras of 146 097 days

@@ -1,9 +1,9 @@
 /// The percent-encoding Signature Version 4 prescribes: every byte but the unreserved characters
 /// `A-Z a-z 0-9 - . _ ~` becomes `%XX` with upper-case hexadecimal digits.
-enum URIEncoding {
+package enum URIEncoding {
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    static func encode(_ text: String, keepingSlashes: Bool = false) -> String {
+    package static func encode(_ text: String, keepingSlashes: Bool = false) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

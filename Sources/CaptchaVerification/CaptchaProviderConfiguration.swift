@@ -1,3 +1,4 @@
+import CurlHTTP
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,15 +34,13 @@ public struct CaptchaProviderConfiguration: Sendable, Equatable {
     public static let defaultConnectTimeout = Duration.milliseconds(1000)
     private static let defaultTimeBudgetMilliseconds = 2000
     private static let timeBudgetRange = 100...4000
-    /// Where CA bundles live: Amazon Linux 2023 (Lambda's `provided.al2023`), then Debian and Ubuntu.
-    public static let knownCAFiles = ["/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/certs/ca-certificates.crt"]
 
     /// A configuration from its values; hostnames are lower-cased, the endpoint defaults to the provider's and the
     /// connect timeout is cut to the time budget.
     public init(
         provider: CaptchaProvider, siteKey: String, secret: CaptchaSecret, allowedHostnames: [String], action: String? = nil,
         minimumScore: Double = defaultMinimumScore, endpoint: String? = nil, timeBudget: Duration = defaultTimeBudget,
-        connectTimeout: Duration = defaultConnectTimeout, caFile: String? = CaptchaProviderConfiguration.installedCAFile()
+        connectTimeout: Duration = defaultConnectTimeout, caFile: String? = CABundle.installed()
     ) {
         self.provider = provider
         self.siteKey = siteKey
@@ -108,8 +107,4 @@ public struct CaptchaProviderConfiguration: Sendable, Equatable {
         return parameters
     }
 
-    /// The first readable file of ``knownCAFiles``, or nil.
-    public static func installedCAFile() -> String? {
-        knownCAFiles.first { access($0, R_OK) == 0 }
-    }
 }

@@ -136,3 +136,27 @@ func withContiguousBytes<Result>(
     if let result = bytes.withContiguousStorageIfAvailable(body) { return result }
     return Array(bytes).withUnsafeBufferPointer(body)
 }
+
+/// HMAC-SHA1 on OpenSSL, for protocols that fix it (RFC 6238 TOTP, RFC 4226 HOTP); stops the process if OpenSSL
+/// fails (see ``SHA256``). Not for new designs: use ``HMACSHA256``.
+public enum HMACSHA1 {
+    /// The length of an authentication code, in bytes.
+    public static let byteCount = 20
+
+    /// The HMAC-SHA1 of `message` under `key`.
+    public static func authenticationCode(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
+        var code = [UInt8](repeating: 0, count: byteCount)
+        var length: UInt32 = 0
+        withContiguousBytes(key) { keyBytes in
+            withContiguousBytes(message) { messageBytes in
+                code.withUnsafeMutableBufferPointer { output in
+                    let result = HMAC(
+                        EVP_sha1(), keyBytes.baseAddress, Int32(keyBytes.count),
+                        messageBytes.baseAddress, messageBytes.count, output.baseAddress, &length)
+                    precondition(result != nil && length == byteCount, "OpenSSL's HMAC-SHA1 failed (out of memory)")
+                }
+            }
+        }
+        return code
+    }
+}

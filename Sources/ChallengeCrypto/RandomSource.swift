@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import COpenSSL
 
-/// A cryptographic operation the system could not carry out.
+/// A failure inside OpenSSL.
 public struct CryptoError: Error, Sendable, CustomStringConvertible {
     public let operation: String
-    public var description: String { "failed to \(operation)" }
+    public var description: String { "OpenSSL failed to \(operation)" }
 }
 
 /// Where random bytes come from. Production uses ``SystemRandom``; tests inject a seeded source.
@@ -19,31 +15,22 @@ public protocol RandomSource: Sendable {
     func decimalDigits(count: Int) throws -> String
 }
 
-/// The kernel's CSPRNG, through `getentropy` (the `getrandom` system call on Linux).
+/// OpenSSL's CSPRNG (`RAND_bytes`).
 ///
-/// Not OpenSSL's `RAND_bytes`: its DRBG is set up on the first call (seeding, cipher fetches), which cost the
-/// first sign-in code about a millisecond, and every later call runs a DRBG generate; one system call is cheaper
-/// and keeps no generator state in the process.
+/// Its DRBG is set up on the first call (seeding, cipher fetches, about a millisecond): the bootstrap makes that
+/// call during init, so that the first sign-in code does not pay for it.
 public struct SystemRandom: RandomSource {
-    /// The most `getentropy` hands out per call.
-    private static let maximumChunk = 256
-
     public init() {}
 
     public func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
-        guard let start = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let chunk = min(Self.maximumChunk, buffer.count - offset)
-            guard getentropy(start + offset, chunk) == 0 else {
-                throw CryptoError(operation: "read random bytes from the kernel (\(String(cString: strerror(errno))))")
-            }
-            offset += chunk
+        guard buffer.count > 0 else { return }
+        guard RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(buffer.count)) == 1 else {
+            throw CryptoError(operation: "produce random bytes")
         }
     }
 
     /// Digits from bytes below 250 (25 × 10, so each digit is equally likely), with the bytes for a whole code
-    /// drawn in one system call rather than one per digit.
+    /// drawn in one call rather than one per digit.
     public func decimalDigits(count: Int) throws -> String {
         var digits: [UInt8] = []
         digits.reserveCapacity(count)

@@ -38,6 +38,12 @@ public struct ChallengeKeys: Sendable {
         self.decoy = decoy ?? HMACSHA256.authenticationCode(key: current, message: "cognito-challenge-runtime/decoy-mask-key/v1")
     }
 
+    /// The key that names each user's record in a state store: derived from the decoy key, so that limits survive a
+    /// rotation of `CODE_HASH_SECRET`.
+    package var recordKey: [UInt8] {
+        HMACSHA256.authenticationCode(key: decoy, message: "cognito-challenge-runtime/state-record-key/v1")
+    }
+
     /// The hasher a seal was made with: the current key for seals without a key id (written before key ids
     /// existed), nil for a key that is no longer configured.
     func hasher(forKeyID keyID: String?) -> AnswerHasher? {

@@ -47,7 +47,7 @@ public enum FlowProgress: Sendable, Equatable {
                 return
             }
             guard let seal = entry.challengeMetadata.flatMap(ChallengeSeal.init(metadata:)),
-                  seal.stepIndex == stepIndex, seal.kind == flow.steps[stepIndex]
+                  seal.stepIndex == stepIndex, seal.kind == flow.steps[stepIndex].kind
             else {
                 self = .failed(.unrecognizedMetadata(position: position))
                 return
@@ -69,7 +69,7 @@ public enum FlowProgress: Sendable, Equatable {
             self = .complete
         } else {
             self = .customStep(
-                index: stepIndex, kind: flow.steps[stepIndex], attempt: wrongAnswers + 1, previousSeal: lastFailedSeal)
+                index: stepIndex, kind: flow.steps[stepIndex].kind, attempt: wrongAnswers + 1, previousSeal: lastFailedSeal)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CurlHTTP
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +15,7 @@ public struct DynamoDBConfiguration: Sendable, Equatable {
     public var credentials: AWSCredentials
     /// A table with partition key `pk` (string) and, to have DynamoDB delete expired records, TTL on `expiresAt`.
     public var tableName: String
-    public var endpoint: DynamoDBEndpoint
+    public var endpoint: AWSEndpoint
     /// How long one read or write may take, connecting included.
     public var timeBudget: Duration
     /// The CA bundle for HTTPS; nil uses the one libcurl was built with.
@@ -22,25 +23,19 @@ public struct DynamoDBConfiguration: Sendable, Equatable {
 
     /// One second: enough for DynamoDB's single-digit milliseconds plus a new TLS connection, short of Cognito's 5 s.
     public static let defaultTimeBudget = Duration.milliseconds(1000)
-    /// Where CA bundles live: Amazon Linux 2023 (Lambda's `provided.al2023`), then Debian and Ubuntu.
-    public static let knownCAFiles = ["/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/certs/ca-certificates.crt"]
 
     /// Settings as given, without checks; ``StateStoreConfiguration/init(environment:)`` checks what it reads.
     /// - Parameter endpoint: nil for the region's endpoint.
     public init(
-        region: String, credentials: AWSCredentials, tableName: String, endpoint: DynamoDBEndpoint? = nil,
-        timeBudget: Duration = defaultTimeBudget, caFile: String? = DynamoDBConfiguration.installedCAFile()
+        region: String, credentials: AWSCredentials, tableName: String, endpoint: AWSEndpoint? = nil,
+        timeBudget: Duration = defaultTimeBudget, caFile: String? = CABundle.installed()
     ) {
         self.region = region
         self.credentials = credentials
         self.tableName = tableName
-        self.endpoint = endpoint ?? .regional(region)
+        self.endpoint = endpoint ?? .regional("dynamodb", region)
         self.timeBudget = timeBudget
         self.caFile = caFile
     }
 
-    /// The first readable file of ``knownCAFiles``, or nil.
-    public static func installedCAFile() -> String? {
-        knownCAFiles.first { access($0, R_OK) == 0 }
-    }
 }

@@ -45,15 +45,11 @@ public struct StateStoreConfiguration: Sendable, Equatable {
             throw StateStoreConfigurationError(variable: "STATE_STORE", problem: "is \"\(other)\"; expected none, memory or dynamodb")
         }
 
-        guard let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") else {
-            throw StateStoreConfigurationError(variable: "AWS_REGION", problem: "is not set (Lambda sets it; set it to run elsewhere)")
-        }
-        guard region.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else {
-            throw StateStoreConfigurationError(variable: "AWS_REGION", problem: "is \"\(region)\", not a region name such as eu-west-1")
-        }
-        let credentials: AWSCredentials
+        let aws: AWSEnvironment
+        let endpoint: AWSEndpoint
         do {
-            credentials = try AWSCredentials(environment: environment)
+            aws = try AWSEnvironment(environment)
+            endpoint = try AWSEndpoint("STATE_ENDPOINT", in: environment, otherwise: .regional("dynamodb", aws.region))
         } catch {
             throw StateStoreConfigurationError(variable: error.variable, problem: error.problem)
         }
@@ -63,14 +59,6 @@ public struct StateStoreConfiguration: Sendable, Equatable {
         guard (3...255).contains(table.utf8.count), table.utf8.allSatisfy(Self.isTableNameByte) else {
             throw StateStoreConfigurationError(
                 variable: "STATE_TABLE", problem: "is \"\(table)\", not a table name (3 to 255 of A-Z a-z 0-9 _ - .)")
-        }
-        var endpoint = DynamoDBEndpoint.regional(region)
-        if let text = value("STATE_ENDPOINT") {
-            guard let parsed = DynamoDBEndpoint(url: text) else {
-                throw StateStoreConfigurationError(
-                    variable: "STATE_ENDPOINT", problem: "is \"\(text)\"; expected http(s)://host[:port] with no path")
-            }
-            endpoint = parsed
         }
         var budget = DynamoDBConfiguration.defaultTimeBudget
         if let text = value("STATE_TIMEOUT_MS") {
@@ -84,7 +72,8 @@ public struct StateStoreConfiguration: Sendable, Equatable {
         }
         self.init(
             backend: .dynamoDB(
-                DynamoDBConfiguration(region: region, credentials: credentials, tableName: table, endpoint: endpoint, timeBudget: budget)))
+                DynamoDBConfiguration(
+                    region: aws.region, credentials: aws.credentials, tableName: table, endpoint: endpoint, timeBudget: budget)))
     }
 
     /// A new store of the configured kind; nil for ``Backend/none``.

@@ -18,6 +18,8 @@ public enum StateStoreError: Error, Sendable, CustomStringConvertible {
     case unreachable(endpoint: String, CurlError)
     /// DynamoDB answered with success, but not with what the operation returns.
     case malformedAnswer(operation: String, table: String, problem: String)
+    /// Other writers changed the record every time a read-modify-write tried; nothing was written.
+    case contended(key: String, attempts: Int)
 
     public var description: String {
         switch self {
@@ -37,6 +39,8 @@ public enum StateStoreError: Error, Sendable, CustomStringConvertible {
             "Could not reach DynamoDB at \"\(endpoint)\": \(error)."
         case .malformedAnswer(let operation, let table, let problem):
             "DynamoDB's answer to \"\(operation)\" on table \"\(table)\" is malformed: \(problem)."
+        case .contended(_, let attempts):
+            "The sign-in state record changed under \(attempts) read-modify-write attempts in a row; nothing was written."
         }
     }
 }

@@ -1,3 +1,4 @@
+import ChallengeCrypto
 import LosslessJSON
 
 /// Compact JWS tokens signed with RS256 (RFC 7515, RFC 7519), as Cognito's ID and access tokens are.

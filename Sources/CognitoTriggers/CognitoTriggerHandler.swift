@@ -1,4 +1,6 @@
+import CaptchaVerification
 import ChallengeFlows
+import ChallengeStateStore
 import CognitoEvents
 import EmailDelivery
 import LosslessJSON
@@ -8,16 +10,21 @@ import LosslessJSON
 ///
 /// One instance serves every invocation of a process, one at a time.
 public final class CognitoTriggerHandler {
+    /// The decisions of the configured flow.
     public let engine: ChallengeFlowEngine
     private let delivery: any CodeDelivery
     private let clock: @Sendable () -> Int64
     private var deliveryTime: DeliveryTimeModel
+    private let limiter: SignInLimiter?
+    private let siteverify: SiteverifyClient?
 
     /// - Parameters:
     ///   - delivery: where codes go; by default the one the configuration names.
+    ///   - stateStore: where the limits across sign-ins are kept; by default the one the configuration names
+    ///     (`STATE_STORE`). Handlers in one process can share a store, as functions share a table.
     ///   - clock: Unix time in seconds; injected by tests.
     public init(
-        configuration: TriggerConfiguration, delivery: (any CodeDelivery)? = nil,
+        configuration: TriggerConfiguration, delivery: (any CodeDelivery)? = nil, stateStore: (any StateStore)? = nil,
         clock: @escaping @Sendable () -> Int64 = SystemClock.unixSeconds
     ) throws(ConfigurationError) {
         engine = try configuration.makeEngine()
@@ -28,6 +35,12 @@ public final class CognitoTriggerHandler {
         }
         self.clock = clock
         deliveryTime = DeliveryTimeModel(typical: configuration.typicalDeliveryTime)
+        limiter = try configuration.makeLimiter(store: stateStore)
+        do {
+            siteverify = try configuration.captchaProvider.map(SiteverifyClient.init(configuration:))
+        } catch {
+            throw .setting(variable: "CAPTCHA_PROVIDER", problem: "cannot be used: \(error)")
+        }
     }
 
     /// Handles raw event bytes and returns the response event's bytes.
@@ -51,31 +64,57 @@ public final class CognitoTriggerHandler {
             return TriggerResult(event: .define(define), summary: decision.description)
 
         case .create(var create):
-            let issued = try createChallenge(create.request, user: user)
+            let (issued, note) = try createChallenge(create.request, user: user)
             create.response = issued.response
+            let warning = issued.unusableAddress.map {
+                "No code was sent because \($0); the user was answered as an unknown user."
+            }
+            let summary = summary(of: issued, userNotFound: create.request.userNotFound)
             return TriggerResult(
-                event: .create(create), summary: summary(of: issued, userNotFound: create.request.userNotFound),
-                warning: issued.unusableAddress.map { "No code was sent because \($0); the user was answered as an unknown user." })
+                event: .create(create), summary: note.map { "\(summary) (\($0))" } ?? summary, warning: warning)
 
         case .verify(var verify):
-            let outcome = engine.verify(verify.request, user: user, now: clock())
-            verify.response = outcome.response
-            var warning: String?
-            if case .unusableAddress(let problem) = outcome {
-                warning = "The answer was rejected because \(problem) and no code was sent."
-            }
-            return TriggerResult(event: .verify(verify), summary: outcome.description, warning: warning)
+            let (correct, summary, warning) = try verifyAnswer(verify.request, user: user)
+            verify.response = VerifyAuthChallengeResponseResponse(answerCorrect: correct)
+            return TriggerResult(event: .verify(verify), summary: summary, warning: warning)
         }
     }
 
-    private func createChallenge(_ request: CreateAuthChallengeRequest, user: UserIdentity) throws(TriggerError) -> IssuedChallenge {
-        let issued: IssuedChallenge
+    /// Builds the challenge and sends its code, within the limits across sign-ins; returns a note for the log when
+    /// the limits changed what happened.
+    private func createChallenge(
+        _ request: CreateAuthChallengeRequest, user: UserIdentity
+    ) throws(TriggerError) -> (IssuedChallenge, note: String?) {
+        let now = clock()
+        var issued: IssuedChallenge
         do {
-            issued = try engine.create(request, user: user, now: clock())
+            issued = try engine.create(request, user: user, now: now)
         } catch let error as CreateChallengeError {
             throw .challengeNotCreated(error)
         } catch {
             throw .randomnessUnavailable
+        }
+        var note: String?
+        var throttled = false
+        let deliversAnswer = engine.step(for: issued.kind)?.deliversAnswer ?? false
+        if let limiter, deliversAnswer, !issued.reusedEarlierCode {
+            let decision: SendDecision
+            do {
+                decision = try limiter.decideSend(key: limiter.key(for: user), seal: issued.seal, now: now)
+            } catch {
+                throw .stateStoreUnavailable(error)
+            }
+            switch decision {
+            case .send:
+                break
+            case .reuse(let live, let secondsAgo):
+                issued = engine.reusing(live, for: issued, now: now)
+                note = "no new email: the code sent \(secondsAgo) s ago is still valid"
+            case .throttled:
+                issued = engine.withholding(issued)
+                throttled = true
+                note = "nothing sent: the user reached MAX_SENDS_PER_WINDOW=\(limiter.limits.maxSendsPerWindow); the challenge will not verify"
+            }
         }
         if let message = issued.delivery {
             let start = ContinuousClock.now
@@ -85,11 +124,71 @@ public final class CognitoTriggerHandler {
                 throw .deliveryFailed(String(describing: error))
             }
             deliveryTime.record(start.duration(to: .now))
-        } else if issued.kind == .emailCode, !issued.reusedEarlierCode, request.userNotFound || issued.unusableAddress != nil {
+        } else if deliversAnswer, !issued.reusedEarlierCode,
+                  throttled || request.userNotFound || issued.unusableAddress != nil
+        {
             // A real user would have waited for a delivery here: take as long, so timing does not tell them apart.
             Pause.sleep(deliveryTime.drawDelay())
         }
-        return issued
+        return (issued, note)
+    }
+
+    /// Judges an answer, within the limits across sign-ins.
+    private func verifyAnswer(
+        _ request: VerifyAuthChallengeResponseRequest, user: UserIdentity
+    ) throws(TriggerError) -> (correct: Bool, summary: String, warning: String?) {
+        let now = clock()
+        let seal = ChallengeSeal(privateParameters: request.privateChallengeParameters)
+        let deliversAnswer = seal.flatMap { engine.step(for: $0.kind) }?.deliversAnswer ?? false
+        let limited = limiter.flatMap { limiter in deliversAnswer ? limiter : nil }
+        if let limited, let seal {
+            let gate: VerifyGate
+            do {
+                gate = try limited.gate(key: limited.key(for: user), seal: seal, now: now)
+            } catch {
+                throw .stateStoreUnavailable(error)
+            }
+            switch gate {
+            case .open: break
+            case .failureBudgetSpent:
+                return (false, "answer not judged: MAX_FAILURES_PER_WINDOW=\(limited.limits.maxFailuresPerWindow) wrong answers reached", nil)
+            case .notTheLiveCode:
+                return (false, "answer not judged: the code was never sent, was replaced by a newer one, or was already used", nil)
+            }
+        }
+        if let siteverify, let seal, seal.kind == .captcha {
+            return verifyWidgetToken(request, seal: seal, with: siteverify, now: now)
+        }
+        let outcome = engine.verify(request, user: user, now: now)
+        if let limited, let seal, outcome != .notIssuedByThisFlow, outcome != .retiredKey {
+            do {
+                try limited.record(correct: outcome.isCorrect, key: limited.key(for: user), seal: seal, now: now)
+            } catch {
+                throw .stateStoreUnavailable(error)
+            }
+        }
+        var warning: String?
+        if case .unusableAddress(let problem) = outcome {
+            warning = "The answer was rejected because \(problem) and no code was sent."
+        } else if case .refused(let reason) = outcome {
+            warning = "The answer was rejected whatever it was: \(reason)."
+        }
+        return (outcome.isCorrect, outcome.description, warning)
+    }
+
+    /// Checks a CAPTCHA widget's token with the provider. Judged the same for real and unknown users: a CAPTCHA
+    /// proves a human, not an identity.
+    private func verifyWidgetToken(
+        _ request: VerifyAuthChallengeResponseRequest, seal: ChallengeSeal, with siteverify: SiteverifyClient, now: Int64
+    ) -> (correct: Bool, summary: String, warning: String?) {
+        guard seal.expiresAt > now else { return (false, VerifyOutcome.expired.description, nil) }
+        // The same sign-in step and token give the same key, so a Verify that Cognito retries is not refused as a
+        // duplicate (Turnstile); another step, or another token, gets another key.
+        let key = CaptchaIdempotencyKey.derive(challenge: seal.metadata, token: request.challengeAnswer)
+        switch siteverify.verify(token: request.challengeAnswer, idempotencyKey: key, now: now) {
+        case .passed: return (true, "CAPTCHA token accepted by \(siteverify.configuration.provider.rawValue)", nil)
+        case .rejected(let reason): return (false, "CAPTCHA token rejected: \(reason)", nil)
+        }
     }
 
     private func summary(of issued: IssuedChallenge, userNotFound: Bool) -> String {
@@ -103,6 +202,8 @@ public final class CognitoTriggerHandler {
             return "\(step), unknown user or no usable address: nothing sent"
         case .emailCode:
             return "\(step), code sent to \(issued.publicParameters["destination"] ?? "?")"
+        default:
+            return "\(step), challenge issued" + (issued.delivery == nil ? "" : " and its message sent")
         }
     }
 }
@@ -134,6 +235,8 @@ public enum TriggerError: Error, Sendable, CustomStringConvertible {
     case challengeNotCreated(CreateChallengeError)
     case deliveryFailed(String)
     case randomnessUnavailable
+    /// The state store of the limits across sign-ins could not be used: nothing was sent (fail closed).
+    case stateStoreUnavailable(StateStoreError)
 
     /// The error type reported to Lambda.
     public var errorType: String {
@@ -143,6 +246,7 @@ public enum TriggerError: Error, Sendable, CustomStringConvertible {
         case .challengeNotCreated: "Function.ChallengeNotCreated"
         case .deliveryFailed: "Function.DeliveryFailed"
         case .randomnessUnavailable: "Function.RandomnessUnavailable"
+        case .stateStoreUnavailable: "Function.StateStoreUnavailable"
         }
     }
 
@@ -153,6 +257,8 @@ public enum TriggerError: Error, Sendable, CustomStringConvertible {
         case .challengeNotCreated(let error): "\(error)"
         case .deliveryFailed(let reason): "The code could not be delivered: \(reason)"
         case .randomnessUnavailable: "The system random number generator failed; no code was issued."
+        case .stateStoreUnavailable(let error):
+            "The sign-in limits could not be checked, so nothing was sent and no answer was judged: \(error)"
         }
     }
 

@@ -1,4 +1,6 @@
+import CaptchaVerification
 import ChallengeFlows
+import ChallengeStateStore
 import EmailDelivery
 import LosslessJSON
 
@@ -12,10 +14,15 @@ public struct TriggerConfiguration: Sendable {
         case ses(SESConfiguration)
     }
 
+    /// The sign-in flow (`CHALLENGE_FLOW`), its steps configured from the environment.
     public let flow: SignInFlow
     public let policy: ChallengePolicy
     public let delivery: Delivery
+    /// A self-hosted CAPTCHA catalog (`CAPTCHA_PROVIDER=catalog`, the default, with `CAPTCHA_CATALOG`).
     public let captchas: [CaptchaEntry]
+    /// A CAPTCHA provider whose widget tokens Verify checks through siteverify (`CAPTCHA_PROVIDER=turnstile`,
+    /// `recaptcha` or `hcaptcha`).
+    public let captchaProvider: CaptchaProviderConfiguration?
     /// Codes go only to addresses whose `email_verified` is `"true"` (`REQUIRE_VERIFIED_EMAIL`, true by default).
     public let requireVerifiedEmail: Bool
     /// The typical time a delivery takes before any has been measured (`DECOY_DELAY_MS`): unknown users' Creates
@@ -23,40 +30,50 @@ public struct TriggerConfiguration: Sendable {
     public let typicalDeliveryTime: Duration
     /// Settings that work but deserve a warning at every start (e.g. a CAPTCHA-only flow allowed for a demo).
     public let startupWarnings: [String]
+    /// Where per-user state across sign-ins is kept (`STATE_STORE`), and the limits it enforces.
+    public let stateStore: StateStoreConfiguration
+    public let limits: SignInLimits
     let keys: ChallengeKeys
 
     public static let defaultOutboxPath = "/tmp/cognito-challenge-outbox.jsonl"
 
     /// Reads the configuration; every problem is reported with the variable to fix.
-    public init(environment: [String: String]) throws(ConfigurationError) {
+    ///
+    /// - Parameters:
+    ///   - environment: the function's environment variables.
+    ///   - steps: challenge steps of your own, which `CHALLENGE_FLOW` may name next to the built-in ones.
+    public init(environment: [String: String], steps: [any ChallengeStep] = []) throws(ConfigurationError) {
         func value(_ variable: String) -> String? {
             environment[variable].flatMap { $0.isEmpty ? nil : $0 }
         }
-        flow = try SignInFlow(parsing: value("CHALLENGE_FLOW") ?? "email-code")
+        let specification = value("CHALLENGE_FLOW") ?? "email-code"
+        // Read first with the built-in steps unconfigured, so that a bad flow is the first thing reported.
+        let declared = try SignInFlow(parsing: specification, registry: StepRegistry.builtIn().adding(steps))
         var warnings: [String] = []
         let allowsCaptchaOnly = try Self.boolean("ALLOW_CAPTCHA_ONLY_SIGN_IN", in: environment, default: false)
-        if !flow.provesIdentity {
+        if !declared.provesIdentity {
             let risk = "a CAPTCHA proves that a human is there, not who it is, so this flow signs in anyone who knows a user name and solves one"
             guard allowsCaptchaOnly else {
                 throw .refused(
-                    variable: "CHALLENGE_FLOW", value: flow.description,
+                    variable: "CHALLENGE_FLOW", value: declared.description,
                     reason: "\(risk); put the CAPTCHA in front of a step that proves identity (e.g. \"captcha-email-code\"), or set ALLOW_CAPTCHA_ONLY_SIGN_IN=true for a demo")
             }
-            warnings.append("CHALLENGE_FLOW=\"\(flow)\" proves no identity: \(risk) (allowed by ALLOW_CAPTCHA_ONLY_SIGN_IN=true; never deploy it)")
+            warnings.append("CHALLENGE_FLOW=\"\(declared)\" proves no identity: \(risk) (allowed by ALLOW_CAPTCHA_ONLY_SIGN_IN=true; never deploy it)")
         }
         startupWarnings = warnings
         policy = try ChallengePolicy(
             codeLength: try Self.integer("CODE_LENGTH", in: environment, default: 6),
             maxAttempts: try Self.integer("MAX_ATTEMPTS", in: environment, default: 3),
             validitySeconds: try Self.integer("CODE_TTL_SECONDS", in: environment, default: 180))
-        guard let secret = value("CODE_HASH_SECRET") else {
+        var secrets = SecretSettings(environment: environment)
+        guard let secret = try secrets.value(of: "CODE_HASH_SECRET") else {
             throw .missing(
                 variable: "CODE_HASH_SECRET",
-                hint: "set it to at least 32 bytes of random text (e.g. `openssl rand -hex 32`); it keys the answer hashes")
+                hint: "set CODE_HASH_SECRET_PARAMETER to an SSM SecureString parameter holding at least 32 bytes of random text (e.g. `openssl rand -hex 32`), or CODE_HASH_SECRET itself for local runs; it keys the answer hashes")
         }
         keys = try ChallengeKeys(
-            current: Array(secret.utf8), previous: value("CODE_HASH_SECRET_PREVIOUS").map { Array($0.utf8) },
-            decoy: value("DECOY_MASK_SECRET").map { Array($0.utf8) })
+            current: secret, previous: try secrets.value(of: "CODE_HASH_SECRET_PREVIOUS"),
+            decoy: try secrets.value(of: "DECOY_MASK_SECRET"))
         requireVerifiedEmail = try Self.boolean("REQUIRE_VERIFIED_EMAIL", in: environment, default: true)
         switch value("CODE_DELIVERY") {
         case nil:
@@ -81,17 +98,33 @@ public struct TriggerConfiguration: Sendable {
                 variable: "DECOY_DELAY_MS", value: String(typicalMilliseconds), expected: "a whole number of milliseconds from 0 to 4000")
         }
         typicalDeliveryTime = .milliseconds(typicalMilliseconds)
-        if let catalogPath = value("CAPTCHA_CATALOG") {
-            captchas = try CaptchaCatalog.load(path: catalogPath)
-        } else {
+        do {
+            stateStore = try StateStoreConfiguration(environment: environment)
+        } catch {
+            throw .setting(variable: error.variable, problem: error.problem)
+        }
+        limits = try SignInLimits(environment: environment)
+        switch value("CAPTCHA_PROVIDER") {
+        case nil, "catalog":
+            captchaProvider = nil
+            captchas = try value("CAPTCHA_CATALOG").map(CaptchaCatalog.load(path:)) ?? []
+        default:
+            do {
+                captchaProvider = try CaptchaProviderConfiguration(environment: environment)
+            } catch {
+                throw .setting(variable: error.variable, problem: error.problem)
+            }
             captchas = []
         }
+        let registry = try StepRegistry.builtIn(
+            captchas: captchas, captchaWidget: captchaProvider?.publicParameters(), requireVerifiedEmail: requireVerifiedEmail
+        ).adding(steps)
+        flow = try SignInFlow(parsing: specification, registry: registry)
     }
 
     /// The decision engine this configuration describes.
     public func makeEngine() throws(ConfigurationError) -> ChallengeFlowEngine {
-        try ChallengeFlowEngine(
-            flow: flow, policy: policy, keys: keys, captchas: captchas, requireVerifiedEmail: requireVerifiedEmail)
+        try ChallengeFlowEngine(flow: flow, policy: policy, keys: keys)
     }
 
     private static func boolean(_ variable: String, in environment: [String: String], default value: Bool) throws(ConfigurationError) -> Bool {
@@ -127,6 +160,10 @@ public enum CaptchaCatalog {
             guard let imageURL = element.objectValue?["imageURL"]?.stringValue,
                   let answer = element.objectValue?["answer"]?.stringValue, !answer.isEmpty
             else { throw invalid("entry \(position) needs string fields imageURL and answer") }
+            let spelledAnswer = CaptchaStep.normalize(answer)
+            guard !CaptchaStep.normalize(imageURL).contains(spelledAnswer) else {
+                throw invalid("the URL of entry \(position) contains its own answer, so a bot can read it off; give images opaque names")
+            }
             entries.append(CaptchaEntry(imageURL: imageURL, answer: answer))
         }
         return entries
@@ -134,6 +171,17 @@ public enum CaptchaCatalog {
 }
 
 extension TriggerConfiguration {
+    /// The limits across sign-ins over `store`, or else the configured store; nil when there is neither.
+    func makeLimiter(store given: (any StateStore)?) throws(ConfigurationError) -> SignInLimiter? {
+        let store: (any StateStore)?
+        do {
+            store = try given ?? stateStore.makeStore()
+        } catch {
+            throw .invalid(variable: "STATE_ENDPOINT", value: "", expected: "a usable endpoint: \(error)")
+        }
+        return store.map { SignInLimiter(limits: limits, store: $0, recordKey: keys.recordKey) }
+    }
+
     /// The delivery this configuration names.
     func makeDelivery(clock: @escaping @Sendable () -> Int64) throws(ConfigurationError) -> any CodeDelivery {
         switch delivery {

@@ -138,12 +138,7 @@ private final class Transfer {
         let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             UnsafeBufferPointer(start: bytes, count: count)
         }
-        if line.starts(with: "HTTP/".utf8) {
-            // A new status line (after a 100 Continue or a redirect): earlier headers belong to another response.
-            headerLines.removeAll()
-        } else {
-            headerLines.append(line: line)
-        }
+        headerLines.receive(line: line)
         return count
     }
 }

@@ -101,9 +101,14 @@ struct HeaderLines: Sendable {
     private var bytes: [UInt8] = []
     private var fields: [(name: Range<Int>, value: Range<Int>)] = []
 
-    /// Adds one line, `Name: value` with its line break; a line without a colon (the blank line that ends the
-    /// headers) is skipped.
-    mutating func append(line: UnsafeBufferPointer<UInt8>) {
+    /// Takes one line of a header block as libcurl hands it over, line break included: a status line (after a
+    /// 100 Continue or a redirect) drops the headers of the earlier response, `Name: value` is kept, and anything
+    /// else (the blank line that ends the block) is skipped.
+    mutating func receive(line: UnsafeBufferPointer<UInt8>) {
+        if line.starts(with: "HTTP/".utf8) {
+            removeAll()
+            return
+        }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
         var valueStart = colon + 1
         while valueStart < line.count, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }

@@ -39,7 +39,7 @@ public struct CodeEmailTemplates: Sendable, Equatable {
     }
 
     /// The template with each known `{name}` replaced in one pass, so that a value is never scanned again.
-    private static func fill(_ template: String, with values: [String: String]) -> String {
+    package static func fill(_ template: String, with values: [String: String]) -> String {
         var output = ""
         var rest = template[...]
         while let open = rest.firstIndex(of: "{") {

@@ -64,11 +64,16 @@ public struct SESConfiguration: Sendable, Equatable {
 
         let aws: AWSEnvironment
         let endpoint: AWSEndpoint
+        // SES may be used in another Region than the function's own (SES_REGION, e.g. where the identity is verified).
+        let region = value("SES_REGION")
         do {
             aws = try AWSEnvironment(environment)
-            endpoint = try AWSEndpoint("SES_ENDPOINT", in: environment, otherwise: .regional("email", aws.region))
+            endpoint = try AWSEndpoint("SES_ENDPOINT", in: environment, otherwise: .regional("email", region ?? aws.region))
         } catch {
             throw SESConfigurationError(variable: error.variable, problem: error.problem)
+        }
+        if let region, !AWSEnvironment.isRegionName(region) {
+            throw SESConfigurationError(variable: "SES_REGION", problem: "is \"\(region)\", not a region name such as eu-west-1")
         }
         guard let from = value("SES_FROM_ADDRESS") else {
             throw SESConfigurationError(variable: "SES_FROM_ADDRESS", problem: "is not set: name the verified sender of code emails")
@@ -97,7 +102,7 @@ public struct SESConfiguration: Sendable, Equatable {
             caFile = path
         }
         self.init(
-            region: aws.region, credentials: aws.credentials, fromAddress: from, configurationSetName: value("SES_CONFIGURATION_SET"),
+            region: region ?? aws.region, credentials: aws.credentials, fromAddress: from, configurationSetName: value("SES_CONFIGURATION_SET"),
             endpoint: endpoint, templates: templates, timeBudget: .milliseconds(budget), connectTimeout: .milliseconds(connectTimeout),
             caFile: caFile)
     }

@@ -4,6 +4,22 @@ import CurlHTTP
 struct Invocation {
     let event: [UInt8]
     let context: LambdaContext
+
+    /// Reads a successful `next` answer: its `Lambda-Runtime-*` headers and the event in its body; nil when the
+    /// request id or a numeric deadline is missing.
+    init?(nextResponse response: HTTPResponse, logger: LambdaLogger) {
+        guard let requestID = response.header("Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty,
+            let deadline = response.header("Lambda-Runtime-Deadline-Ms").flatMap({ Int64($0) })
+        else { return nil }
+        event = response.body
+        context = LambdaContext(
+            requestID: requestID, deadlineMilliseconds: deadline,
+            invokedFunctionARN: response.header("Lambda-Runtime-Invoked-Function-Arn") ?? "",
+            traceID: response.header("Lambda-Runtime-Trace-Id"),
+            clientContext: response.header("Lambda-Runtime-Client-Context"),
+            cognitoIdentity: response.header("Lambda-Runtime-Cognito-Identity"),
+            logger: logger.forInvocation(requestID))
+    }
 }
 
 /// What became of a response or error sent for an invocation.
@@ -56,20 +72,11 @@ final class RuntimeAPIClient {
             throw unreachable("GET next", error)
         }
         guard response.status == 200 else { throw unexpected("GET next", response) }
-        guard let requestID = response.header("Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty,
-            let deadline = response.header("Lambda-Runtime-Deadline-Ms").flatMap({ Int64($0) })
-        else {
+        guard let invocation = Invocation(nextResponse: response, logger: logger) else {
             throw RuntimeAPIFailure(
                 description: "the Runtime API at \(address) sent an invocation without a request id or deadline")
         }
-        let context = LambdaContext(
-            requestID: requestID, deadlineMilliseconds: deadline,
-            invokedFunctionARN: response.header("Lambda-Runtime-Invoked-Function-Arn") ?? "",
-            traceID: response.header("Lambda-Runtime-Trace-Id"),
-            clientContext: response.header("Lambda-Runtime-Client-Context"),
-            cognitoIdentity: response.header("Lambda-Runtime-Cognito-Identity"),
-            logger: logger.forInvocation(requestID))
-        return Invocation(event: response.body, context: context)
+        return invocation
     }
 
     func sendResponse(_ body: [UInt8], for requestID: String) throws(RuntimeAPIFailure) -> Delivery {

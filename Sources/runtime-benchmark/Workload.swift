@@ -19,8 +19,10 @@ struct Workload {
     }
 
     /// The real bootstrap answers Define, Create (delivering to an outbox file) and Verify (with the code the first
-    /// Create sent) in rotation.
-    static func triggers(path: String, events: URL, outbox: String) throws -> Workload {
+    /// Create sent) in rotation; `environment` adds settings (a state store) under another `name`.
+    static func triggers(
+        name: String = "bootstrap", path: String, events: URL, outbox: String, environment extra: [String: String] = [:]
+    ) throws -> Workload {
         func load(_ name: String) throws -> JSONObject {
             try JSONValue(parsing: Array(try Data(contentsOf: events.appendingPathComponent(name)))).objectValue ?? JSONObject()
         }
@@ -28,11 +30,11 @@ struct Workload {
         let create = try load("email-code/02-create-code.json")
         let verifyTemplate = try load("email-code/03-verify-right-code.json")
         return Workload(
-            name: "bootstrap", path: path,
+            name: name, path: path,
             environment: [
                 "CODE_HASH_SECRET": "runtime-benchmark-secret-0123456789abcdef", "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outbox,
                 "CHALLENGE_FLOW": "email-code",
-            ],
+            ].merging(extra) { $1 },
             firstEvent: JSONValue.object(create).serialized(),
             warmEvents: { created in
                 let response = try JSONValue(parsing: created).objectValue?["response"]?.objectValue

@@ -33,11 +33,21 @@ do {
     let events = repository.appendingPathComponent("Events")
     let verifyEvent = Array(try Data(contentsOf: events.appendingPathComponent("email-code/03-verify-right-code.json")))
     let outbox = scratch.appendingPathComponent("outbox.jsonl").path
-    let workloads = [
+    var workloads = [
         Workload.echo(name: "C floor", path: try binary("runtime-floor"), event: verifyEvent),
         Workload.echo(name: "echo-bootstrap", path: try binary("echo-bootstrap"), event: verifyEvent),
         try Workload.triggers(path: try binary("bootstrap"), events: events, outbox: outbox),
     ]
+    // The same bootstrap with the limits across sign-ins on DynamoDB (moto on 127.0.0.1), when moto is installed.
+    let dynamoDB = LocalDynamoDB()
+    defer { dynamoDB?.stop() }
+    if let dynamoDB {
+        workloads.append(try Workload.triggers(
+            name: "bootstrap+DynamoDB", path: try binary("bootstrap"), events: events, outbox: outbox,
+            environment: dynamoDB.environment))
+    } else {
+        print("runtime-benchmark: moto or boto3 is not installed, so the bootstrap with a DynamoDB state store is not measured")
+    }
     let runner = Runner(invocations: invocations)
     let cold = PageCache.canDrop
     print("runtime-benchmark: \(rounds) rounds × \(workloads.count) runtimes × \(invocations) warm invocations, "

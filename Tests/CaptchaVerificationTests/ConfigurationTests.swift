@@ -1,4 +1,5 @@
 import CaptchaVerification
+import CurlHTTP
 import Testing
 
 @Suite("CAPTCHA configuration from the environment")
@@ -20,7 +21,7 @@ struct ConfigurationTests {
         #expect(configuration.endpoint == "https://challenges.cloudflare.com/turnstile/v0/siteverify")
         #expect(configuration.timeBudget == .milliseconds(2000))
         #expect(configuration.connectTimeout == .milliseconds(1000))
-        #expect(configuration.caFile == CaptchaProviderConfiguration.installedCAFile())
+        #expect(configuration.caFile == CABundle.installed())
     }
 
     @Test(arguments: [

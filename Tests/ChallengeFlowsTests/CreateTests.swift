@@ -248,8 +248,8 @@ struct CreateTests {
     @Test("an unverified address receives codes when REQUIRE_VERIFIED_EMAIL is off")
     func unverifiedAllowed() throws {
         let engine = try ChallengeFlowEngine(
-            flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(), keys: ChallengeKeys(current: Fixture.secret),
-            requireVerifiedEmail: false, random: SeededRandom(seed: 1))
+            flow: SignInFlow(parsing: "email-code", registry: .builtIn(requireVerifiedEmail: false)), policy: ChallengePolicy(),
+            keys: ChallengeKeys(current: Fixture.secret), random: SeededRandom(seed: 1))
         let issued = try engine.create(
             Requests.create([], emailVerified: "false"), user: Fixture.jane, now: Fixture.now)
         #expect(issued.delivery?.recipient == Fixture.janeEmail)

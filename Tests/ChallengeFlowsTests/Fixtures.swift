@@ -1,5 +1,6 @@
 import ChallengeCrypto
 import ChallengeFlows
+import CognitoChallengeTesting
 import CognitoEvents
 import LosslessJSON
 
@@ -21,9 +22,16 @@ enum Fixture {
         _ flow: String, codeLength: Int = 6, maxAttempts: Int = 3, validitySeconds: Int = 180, seed: UInt64 = 1
     ) throws -> ChallengeFlowEngine {
         try ChallengeFlowEngine(
-            flow: SignInFlow(parsing: flow),
+            flow: SignInFlow(parsing: flow, registry: .builtIn(captchas: captchas)),
             policy: ChallengePolicy(codeLength: codeLength, maxAttempts: maxAttempts, validitySeconds: validitySeconds),
-            secret: secret, captchas: captchas, random: SeededRandom(seed: seed))
+            secret: secret, random: SeededRandom(seed: seed))
+    }
+
+    /// A simulator of Cognito driving `engine(flow, …)` for Jane, from ``now``.
+    static func simulator(_ flow: String, maxAttempts: Int = 3) throws -> SignInSimulator {
+        SignInSimulator(
+            engine: try engine(flow, maxAttempts: maxAttempts), user: jane,
+            userAttributes: ["sub": "5f1c7e2a", "email_verified": "true", "email": janeEmail], now: now)
     }
 
     /// The catalog answer behind a CAPTCHA's public image URL.

@@ -1,44 +1,45 @@
 import ChallengeFlows
+import CognitoChallengeTesting
 import CognitoEvents
 import Testing
 
 @Suite("Whole sign-ins through the engine, driven the way Cognito drives the triggers")
 struct FlowWalkTests {
     private func walk(
-        _ flow: String, answers: [CognitoDriver.Answer], maxAttempts: Int = 3,
-        configure: (inout CognitoDriver) -> Void = { _ in }
-    ) throws -> (DefineDecision, CognitoDriver) {
-        var driver = CognitoDriver(engine: try Fixture.engine(flow, maxAttempts: maxAttempts))
+        _ flow: String, answers: [SimulatedAnswer], maxAttempts: Int = 3,
+        configure: (inout SignInSimulator) -> Void = { _ in }
+    ) throws -> (SignInOutcome, SignInSimulator) {
+        var driver = try Fixture.simulator(flow, maxAttempts: maxAttempts)
         configure(&driver)
-        let decision = try driver.signIn(answers: answers)
-        return (decision, driver)
+        let outcome = try driver.signIn(answers: answers)
+        return (outcome, driver)
     }
 
-    private func transcript(_ driver: CognitoDriver) -> [String] { driver.steps.map(\.description) }
+    private func transcript(_ driver: SignInSimulator) -> [String] { driver.transcript.map(\.description) }
 
     @Test("email code, right first time")
     func emailCodeRight() throws {
         let (decision, driver) = try walk("email-code", answers: [.right])
-        #expect(decision == .issueTokens)
+        #expect(decision == .signedIn)
         #expect(transcript(driver) == [
             "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE (sent)", "verify: answer correct",
             "define: issue tokens",
         ])
-        #expect(driver.sent.count == 1)
-        #expect(driver.sent.first?.recipient == Fixture.janeEmail)
+        #expect(driver.delivered.count == 1)
+        #expect(driver.delivered.first?.recipient == Fixture.janeEmail)
     }
 
     @Test("email code, wrong then right: one code sent, the same code accepted later")
     func emailCodeWrongThenRight() throws {
         let (decision, driver) = try walk("email-code", answers: [.wrong, .wrong, .right])
-        #expect(decision == .issueTokens)
+        #expect(decision == .signedIn)
         #expect(transcript(driver) == [
             "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE (sent)", "verify: answer wrong",
             "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE", "verify: answer wrong",
             "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE", "verify: answer correct",
             "define: issue tokens",
         ])
-        #expect(driver.sent.count == 1)
+        #expect(driver.delivered.count == 1)
         #expect(driver.session.count == 3)
     }
 
@@ -46,31 +47,31 @@ struct FlowWalkTests {
     func emailCodeTooManyWrong(maxAttempts: Int) throws {
         let (decision, driver) = try walk(
             "email-code", answers: Array(repeating: .wrong, count: maxAttempts), maxAttempts: maxAttempts)
-        #expect(decision == .fail(.tooManyWrongAnswers(.emailCode)))
-        #expect(driver.steps.filter { if case .verify(.wrong) = $0 { true } else { false } }.count == maxAttempts)
-        #expect(driver.sent.count == 1)
+        #expect(decision == .failed(.tooManyWrongAnswers(.emailCode)))
+        #expect(driver.transcript.filter { if case .verify(.wrong) = $0 { true } else { false } }.count == maxAttempts)
+        #expect(driver.delivered.count == 1)
     }
 
     @Test("a code that expires between attempts is replaced and sent again")
     func emailCodeExpiresBetweenAttempts() throws {
         let (decision, driver) = try walk("email-code", answers: [.wrong, .right]) { $0.secondsPerCall = 100 }
-        #expect(decision == .issueTokens)
-        #expect(driver.sent.count == 2)
-        #expect(driver.sent[0].code != driver.sent[1].code)
+        #expect(decision == .signedIn)
+        #expect(driver.delivered.count == 2)
+        #expect(driver.delivered[0].code != driver.delivered[1].code)
     }
 
     @Test("right codes that arrive after expiry count as wrong answers; each retry gets a fresh code")
     func emailCodeTooLate() throws {
         let (decision, driver) = try walk("email-code", answers: [.right, .right, .right]) { $0.secondsPerCall = 200 }
-        #expect(decision == .fail(.tooManyWrongAnswers(.emailCode)))
-        #expect(driver.steps.filter { $0 == .verify(.expired) }.count == 3)
-        #expect(driver.sent.count == 3)
+        #expect(decision == .failed(.tooManyWrongAnswers(.emailCode)))
+        #expect(driver.transcript.filter { $0 == .verify(.expired) }.count == 3)
+        #expect(driver.delivered.count == 3)
     }
 
     @Test("SRP then email code, right answers")
     func srpEmailCodeRight() throws {
         let (decision, driver) = try walk("srp-email-code", answers: [.right])
-        #expect(decision == .issueTokens)
+        #expect(decision == .signedIn)
         #expect(transcript(driver) == [
             "define: next challenge PASSWORD_VERIFIER", "cognito: password right",
             "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE (sent)", "verify: answer correct",
@@ -82,38 +83,38 @@ struct FlowWalkTests {
     @Test("SRP then email code, wrong password: no code is sent")
     func srpWrongPassword() throws {
         let (decision, driver) = try walk("srp-email-code", answers: []) { $0.passwordIsRight = false }
-        #expect(decision == .fail(.wrongPassword))
-        #expect(driver.sent.isEmpty)
+        #expect(decision == .failed(.wrongPassword))
+        #expect(driver.delivered.isEmpty)
     }
 
     @Test("SRP then email code, wrong answers then right, and too many wrong")
     func srpEmailCodeWrong() throws {
         let (recovered, recoveredDriver) = try walk("srp-email-code", answers: [.wrong, .right])
-        #expect(recovered == .issueTokens)
-        #expect(recoveredDriver.sent.count == 1)
+        #expect(recovered == .signedIn)
+        #expect(recoveredDriver.delivered.count == 1)
         let (failed, _) = try walk("srp-email-code", answers: [.wrong, .wrong, .wrong])
-        #expect(failed == .fail(.tooManyWrongAnswers(.emailCode)))
+        #expect(failed == .failed(.tooManyWrongAnswers(.emailCode)))
     }
 
     @Test("CAPTCHA, right, wrong then right, and too many wrong")
     func captcha() throws {
         let (right, rightDriver) = try walk("captcha", answers: [.right])
-        #expect(right == .issueTokens)
+        #expect(right == .signedIn)
         #expect(transcript(rightDriver) == [
             "define: next challenge CUSTOM_CHALLENGE", "create: CAPTCHA", "verify: answer correct", "define: issue tokens",
         ])
-        #expect(rightDriver.sent.isEmpty)
+        #expect(rightDriver.delivered.isEmpty)
 
         let (recovered, _) = try walk("captcha", answers: [.wrong, .wrong, .right])
-        #expect(recovered == .issueTokens)
+        #expect(recovered == .signedIn)
         let (failed, _) = try walk("captcha", answers: [.wrong, .wrong, .wrong])
-        #expect(failed == .fail(.tooManyWrongAnswers(.captcha)))
+        #expect(failed == .failed(.tooManyWrongAnswers(.captcha)))
     }
 
     @Test("CAPTCHA then email code: the code is sent only after the CAPTCHA is solved")
     func captchaThenEmailCode() throws {
         let (decision, driver) = try walk("captcha-email-code", answers: [.wrong, .right, .wrong, .right])
-        #expect(decision == .issueTokens)
+        #expect(decision == .signedIn)
         #expect(transcript(driver) == [
             "define: next challenge CUSTOM_CHALLENGE", "create: CAPTCHA", "verify: answer wrong",
             "define: next challenge CUSTOM_CHALLENGE", "create: CAPTCHA", "verify: answer correct",
@@ -121,26 +122,26 @@ struct FlowWalkTests {
             "define: next challenge CUSTOM_CHALLENGE", "create: EMAIL_CODE", "verify: answer correct",
             "define: issue tokens",
         ])
-        #expect(driver.sent.count == 1)
+        #expect(driver.delivered.count == 1)
     }
 
     @Test("CAPTCHA then email code, too many wrong CAPTCHAs: no code is ever sent")
     func captchaThenEmailCodeFailsEarly() throws {
         let (decision, driver) = try walk("captcha-email-code", answers: [.wrong, .wrong, .wrong])
-        #expect(decision == .fail(.tooManyWrongAnswers(.captcha)))
-        #expect(driver.sent.isEmpty)
+        #expect(decision == .failed(.tooManyWrongAnswers(.captcha)))
+        #expect(driver.delivered.isEmpty)
     }
 
     @Test("CAPTCHA then email code, too many wrong codes")
     func captchaThenEmailCodeTooManyWrongCodes() throws {
         let (decision, _) = try walk("captcha-email-code", answers: [.right, .wrong, .wrong, .wrong])
-        #expect(decision == .fail(.tooManyWrongAnswers(.emailCode)))
+        #expect(decision == .failed(.tooManyWrongAnswers(.emailCode)))
     }
 
     @Test("SRP, CAPTCHA and email code in one composition")
     func srpCaptchaEmailCode() throws {
         let (decision, driver) = try walk("srp+captcha+email-code", answers: [.right, .right])
-        #expect(decision == .issueTokens)
+        #expect(decision == .signedIn)
         #expect(driver.session.map(\.challengeName) == [.srpA, .passwordVerifier, .customChallenge, .customChallenge])
     }
 
@@ -152,26 +153,26 @@ struct FlowWalkTests {
             $0.userNotFound = true
             $0.user = UserIdentity(userPoolId: Fixture.jane.userPoolId, userName: "ghost")
         }
-        #expect(decision == .fail(.tooManyWrongAnswers(failingStep)))
-        #expect(driver.sent.isEmpty)
-        #expect(driver.steps.filter { $0 == .verify(.unknownUser) }.count == 3)
+        #expect(decision == .failed(.tooManyWrongAnswers(failingStep)))
+        #expect(driver.delivered.isEmpty)
+        #expect(driver.transcript.filter { $0 == .verify(.unknownUser) }.count == 3)
     }
 
     @Test("a real and an unknown user through captcha+email-code get the same decisions, parameters and outcomes")
     func realAndUnknownAlike() throws {
-        let script: [CognitoDriver.Answer] = [.wrong, .right, .wrong, .wrong, .wrong]
+        let script: [SimulatedAnswer] = [.wrong, .right, .wrong, .wrong, .wrong]
         let (realDecision, real) = try walk("captcha-email-code", answers: script)
         let (unknownDecision, unknown) = try walk("captcha-email-code", answers: script) {
             $0.userNotFound = true
             $0.user = UserIdentity(userPoolId: Fixture.jane.userPoolId, userName: "ghost")
         }
-        #expect(realDecision == .fail(.tooManyWrongAnswers(.emailCode)))
+        #expect(realDecision == .failed(.tooManyWrongAnswers(.emailCode)))
         #expect(unknownDecision == realDecision)
 
         // What Cognito (and so the client) can see of each step: Define's answer, the challenge's kind and public
         // parameters, and whether the answer was right. Only the destination may differ, in value, not in form.
-        func visible(_ driver: CognitoDriver) -> [String] {
-            zip(driver.steps, driver.steps.indices).map { step, _ in
+        func visible(_ driver: SignInSimulator) -> [String] {
+            zip(driver.transcript, driver.transcript.indices).map { step, _ in
                 switch step {
                 case .define(let decision): "define \(decision.response)"
                 case .passwordVerifier(let correct): "password \(correct)"
@@ -181,8 +182,8 @@ struct FlowWalkTests {
             }
         }
         #expect(visible(real) == visible(unknown))
-        let realChallenges = real.produced.compactMap { $0 as? IssuedChallenge }
-        let unknownChallenges = unknown.produced.compactMap { $0 as? IssuedChallenge }
+        let realChallenges = real.challenges
+        let unknownChallenges = unknown.challenges
         #expect(realChallenges.count == 5)
         #expect(realChallenges.count == unknownChallenges.count)
         let shape = /[a-z]\*\*\*@[a-z]\*\*\*\.[a-z]+/
@@ -198,7 +199,7 @@ struct FlowWalkTests {
                 == Set(theirs.response.privateChallengeParameters?.keys ?? [:].keys))
         }
         // The CAPTCHA was judged on its answer for the unknown user too: a right one moved on to the code.
-        #expect(unknown.steps.contains(.create(.emailCode, sent: false)))
-        #expect(unknown.sent.isEmpty)
+        #expect(unknown.transcript.contains(.create(.emailCode, sent: false)))
+        #expect(unknown.delivered.isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import ChallengeCrypto
 import ChallengeFlows
+import CognitoChallengeTesting
 import CognitoEvents
 import Testing
 
@@ -73,14 +74,14 @@ struct SecretHandlingTests {
         "email-code", "srp-email-code", "captcha-email-code",
     ])
     func descriptionsHoldNoSecrets(flow: String) throws {
-        var driver = CognitoDriver(engine: try Fixture.engine(flow))
+        var driver = try Fixture.simulator(flow)
         _ = try driver.signIn(answers: [.wrong, .right, .wrong, .right])
-        let codes = driver.sent.map(\.code)
+        let codes = driver.delivered.map(\.code)
         #expect(!codes.isEmpty)
         let secrets = codes + Fixture.captchas.map(\.answer) + [Fixture.secretText]
 
-        var values: [Any] = driver.produced + driver.sent
-        values += driver.steps.map { $0 as Any }
+        var values: [Any] = driver.challenges + driver.delivered
+        values += driver.transcript.map { $0 as Any }
         values.append(FlowProgress(session: driver.session.dropLast(), flow: driver.engine.flow, policy: driver.engine.policy))
         values.append(CreateChallengeError.noCustomStepDue(.failed(.tooManyWrongAnswers(.emailCode))))
         values.append(try ChallengeKeys(current: Fixture.secret))

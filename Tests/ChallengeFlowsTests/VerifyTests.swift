@@ -118,7 +118,10 @@ struct VerifyTests {
 
         var otherKind = issued.seal.privateParameters
         otherKind["challenge"] = ChallengeKind.captcha.rawValue
-        #expect(try verify(code, parameters: otherKind) == .wrong)
+        // A flow that also has a CAPTCHA step judges the relabelled seal as a CAPTCHA: the kind is in the hash.
+        #expect(try verify(code, parameters: otherKind, engine: Fixture.engine("captcha-email-code")) == .wrong)
+        // A flow without one did not issue it at all.
+        #expect(try verify(code, parameters: otherKind) == .notIssuedByThisFlow)
 
         var extended = issued.seal.privateParameters
         extended["expiresAt"] = String(issued.seal.expiresAt + 3_600)

@@ -12,7 +12,7 @@ struct DynamoDBFailureTests {
         try DynamoDBStateStore(
             configuration: DynamoDBConfiguration(
                 region: "eu-west-1", credentials: AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "not-a-real-secret"),
-                tableName: "challenge-state", endpoint: DynamoDBEndpoint(url: endpoint)!, timeBudget: budget))
+                tableName: "challenge-state", endpoint: AWSEndpoint(url: endpoint)!, timeBudget: budget))
     }
 
     static let record = StateRecord(fields: ["seal": .string("secret-seal-value")], expiresAt: 2_000_000_000)

@@ -43,7 +43,7 @@ struct StateStoreConfigurationTests {
             return
         }
         #expect(configuration.region == "us-east-2")
-        #expect(configuration.endpoint == DynamoDBEndpoint(url: "http://127.0.0.1:8000"))
+        #expect(configuration.endpoint == AWSEndpoint(url: "http://127.0.0.1:8000"))
         #expect(configuration.endpoint.host == "127.0.0.1:8000")
         #expect(configuration.timeBudget == .milliseconds(250))
     }

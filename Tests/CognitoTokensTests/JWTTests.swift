@@ -1,3 +1,4 @@
+import ChallengeCrypto
 import CognitoTokens
 import LosslessJSON
 import Testing

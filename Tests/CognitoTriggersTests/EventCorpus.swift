@@ -1,6 +1,7 @@
 import ChallengeFlows
 import CognitoTriggers
 import Foundation
+import Synchronization
 import LosslessJSON
 import Testing
 
@@ -59,11 +60,13 @@ struct CorpusError: Error, CustomStringConvertible {
 }
 
 /// Collects delivered messages instead of sending them.
-final class RecordingDelivery: CodeDelivery, @unchecked Sendable {
-    private(set) var messages: [CodeMessage] = []
+final class RecordingDelivery: CodeDelivery, Sendable {
+    private let delivered = Mutex<[CodeMessage]>([])
+
+    var messages: [CodeMessage] { delivered.withLock { $0 } }
 
     func deliver(_ message: CodeMessage) throws {
-        messages.append(message)
+        delivered.withLock { $0.append(message) }
     }
 }
 

@@ -18,6 +18,12 @@ struct SigV4DetailsTests {
         #expect(date.dateStamp == String(expected.prefix(8)))
     }
 
+    /// A fuzz-sigv4 input (Tests/Fuzz) signed at `Int64.min` crashed: the day arithmetic overflowed.
+    @Test func formatsTheEndsOfTheRangeWithoutOverflow() {
+        #expect(SigningDate(secondsSince1970: .max).timestamp == "2922770265961204T153007Z")
+        #expect(SigningDate(secondsSince1970: .min).timestamp == "-2922770226570127T082952Z")
+    }
+
     @Test func systemClockIsNearTheBuildEra() {
         let now = SigningDate.now()
         #expect(now.secondsSince1970 > 1_700_000_000)

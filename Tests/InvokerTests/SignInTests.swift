@@ -10,7 +10,7 @@ struct SignInTests {
 
     /// The right answer for every custom step of a flow.
     static func rightAnswers(_ flow: SignInFlow) -> [String] {
-        flow.steps.map { $0 == .captcha ? ScriptedAnswers.catalogAnswer : ScriptedAnswers.deliveredCode }
+        flow.kinds.map { $0 == .captcha ? ScriptedAnswers.catalogAnswer : ScriptedAnswers.deliveredCode }
     }
 
     struct Run {
@@ -53,7 +53,7 @@ struct SignInTests {
         #expect(result.session.filter { $0.challengeName == .customChallenge }.count == parsed.steps.count)
         #expect(result.session.allSatisfy { $0.challengeResult })
         #expect(run.transcript.contains("Signed in as jane"))
-        if parsed.steps.contains(.emailCode) {
+        if parsed.kinds.contains(.emailCode) {
             #expect(run.transcript.contains("delivered to j***@e***.com: "))
         }
         if parsed.startsWithPassword {
@@ -70,7 +70,7 @@ struct SignInTests {
         #expect(result.outcome == .signedIn, "\(run.transcript)")
         let custom = result.session.filter { $0.challengeName == .customChallenge }
         #expect(custom.map(\.challengeResult) == [false] + Array(repeating: true, count: parsed.steps.count))
-        if parsed.steps.first == .emailCode {
+        if parsed.kinds.first == .emailCode {
             #expect(run.transcript.contains("the code sent earlier is still valid"))
         }
     }
@@ -119,5 +119,45 @@ extension Result {
     var failureValue: Failure? {
         if case .failure(let error) = self { return error }
         return nil
+    }
+}
+
+/// CAPTCHA providers offline: with `CAPTCHA_PROVIDER` set and no `CAPTCHA_ENDPOINT`, the triggers check widget tokens
+/// against the local siteverify stand-in.
+@Suite("CAPTCHA provider, stood in locally")
+struct LocalSiteverifyTests {
+    @Test("a Turnstile flow signs in with the stand-in's passing token, after a failing one", arguments: ["turnstile", "recaptcha", "hcaptcha"])
+    func providerFlowOffline(provider: String) async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let configuration = try LocalConfiguration(processEnvironment: [
+            "CHALLENGE_FLOW": "captcha-email-code", "CAPTCHA_PROVIDER": provider, "OUTBOX_PATH": scratch.path("outbox.jsonl"),
+        ])
+        #expect(configuration.usesLocalSiteverify)
+        #expect(configuration.environment["CAPTCHA_ENDPOINT"]?.hasPrefix("http://127.0.0.1:") == true)
+        let transport = try InProcessTransport(configuration: configuration)
+        let captured = CapturedConsole()
+        let driver = SignInDriver(
+            transport: transport, settings: SignInSettings(configuration: configuration),
+            answers: ScriptedAnswers([SiteverifyStandIn.failingToken, ScriptedAnswers.catalogAnswer, ScriptedAnswers.deliveredCode]),
+            console: captured.console)
+        let result = try await driver.run()
+        await transport.shutdown()
+        #expect(result.outcome == .signedIn, "\(captured.output)")
+        #expect(captured.output.contains("CAPTCHA token rejected"))
+        #expect(captured.output.contains("CAPTCHA token accepted by \(provider)"))
+    }
+
+    @Test("generate-event makes a Verify with a token the stand-in accepts")
+    func generatedVerifyWithToken() async throws {
+        let configuration = try LocalConfiguration(processEnvironment: [
+            "CHALLENGE_FLOW": "captcha-email-code", "CAPTCHA_PROVIDER": "turnstile", "OUTBOX_PATH": "/dev/null",
+        ])
+        let identity = LocalUserTable.embedded.user(named: LocalDefaults.userName)!.identity
+        let generator = try EventGenerator(configuration: configuration, identity: identity)
+        let generated = try await generator.generate(.verify, session: generator.tokens(for: .custom(1), wrongAnswers: 0))
+        #expect(generated.rightAnswer?.hasPrefix(SiteverifyStandIn.passingToken) == true)
+        let invocation = try await InProcessTransport(configuration: configuration).invoke(generated.event.serialized())
+        #expect(invocation.summary == "CAPTCHA token accepted by turnstile")
     }
 }

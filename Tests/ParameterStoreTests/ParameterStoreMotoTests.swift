@@ -18,7 +18,10 @@ final class ParameterStoreMotoTests {
         let environment = [ParameterStoreClient.endpointVariable: moto.endpoint]
         return try ParameterStoreClient(
             region: "us-east-1", credentials: AWSCredentials(accessKeyID: key.id, secretAccessKey: key.secret),
-            endpoint: ParameterStoreClient.endpoint(in: environment, region: "us-east-1"))
+            endpoint: ParameterStoreClient.endpoint(in: environment, region: "us-east-1"),
+            // moto checks an IAM policy on every request and can be slow on a loaded machine; these tests are about
+            // answers, not time (the budget has tests of its own).
+            timeBudget: .seconds(10))
     }
 
     @Test func aSecureStringIsReadBackDecrypted() throws {

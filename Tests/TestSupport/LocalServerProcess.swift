@@ -8,7 +8,9 @@ import Glibc
 public final class LocalServerProcess {
     public let port: UInt16
     private let process = Process()
-    private let output = Pipe()
+    /// The server's output goes to a file, not a pipe: nothing reads a pipe while the server runs, and a chatty
+    /// server (moto logs every request) would fill it and stop answering.
+    private let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID()).log").path
 
     /// Starts `arguments` (looked up on PATH) and waits until the port accepts connections.
     /// Throws with the process's output when it exits first or does not listen within `startTimeout`.
@@ -17,6 +19,8 @@ public final class LocalServerProcess {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        let output = FileHandle(forWritingAtPath: outputPath)
         process.standardOutput = output
         process.standardError = output
         try process.run()
@@ -40,11 +44,12 @@ public final class LocalServerProcess {
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: outputPath)
     }
 
     private func drainOutput() -> String {
         process.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
 
     public struct StartFailure: Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import CaptchaVerification
 import ChallengeFlows
 import CognitoTriggers
 import EmailDelivery
@@ -25,6 +26,8 @@ public struct LocalConfiguration: Sendable {
 
     /// The CAPTCHA images and answers in force (the configured catalog, or the embedded one).
     public var captchas: [CaptchaEntry] { triggers.captchas }
+    /// True when a CAPTCHA provider's siteverify is stood in for locally (``SiteverifyStandIn``).
+    public let usesLocalSiteverify: Bool
 
     /// - Parameters:
     ///   - processEnvironment: the caller's environment.
@@ -41,6 +44,7 @@ public struct LocalConfiguration: Sendable {
         if (environment["CAPTCHA_CATALOG"] ?? "").isEmpty {
             environment["CAPTCHA_CATALOG"] = try Self.embeddedCatalogPath()
         }
+        usesLocalSiteverify = try Self.standInForCaptchaProvider(in: &environment)
         do {
             triggers = try TriggerConfiguration(environment: environment)
             _ = try triggers.makeEngine()
@@ -69,6 +73,42 @@ public struct LocalConfiguration: Sendable {
         } catch {
             throw .invalidConfiguration("env file \(path), \(error)")
         }
+    }
+
+    /// With a CAPTCHA provider and no `CAPTCHA_ENDPOINT`, points the triggers at a local siteverify stand-in (and
+    /// fills in local site key, secret and hostname where none are set), so that the flow runs offline.
+    private static func standInForCaptchaProvider(in environment: inout [String: String]) throws(InvokerError) -> Bool {
+        guard let provider = environment["CAPTCHA_PROVIDER"].flatMap(CaptchaProvider.init(rawValue:)),
+              (environment["CAPTCHA_ENDPOINT"] ?? "").isEmpty
+        else { return false }
+        for (variable, value) in [
+            ("CAPTCHA_SITE_KEY", "local-site-key"), ("CAPTCHA_SECRET", "local-siteverify-secret"),
+            ("CAPTCHA_ALLOWED_HOSTNAMES", "localhost"),
+        ] where (environment[variable] ?? "").isEmpty {
+            environment[variable] = value
+        }
+        let hostname = environment["CAPTCHA_ALLOWED_HOSTNAMES"]?.split(separator: ",").first.map(String.init) ?? "localhost"
+        let action = environment["CAPTCHA_ACTION"].flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            environment["CAPTCHA_ENDPOINT"] = try startedStandIn(hostname: hostname, action: action).endpoint(for: provider)
+        } catch {
+            throw .invalidConfiguration("the local siteverify stand-in could not start: \(error)")
+        }
+        return true
+    }
+
+    /// One stand-in per process, started by the first configuration that needs it. An `NSLock` (a pthread mutex)
+    /// guards it rather than `Mutex`, whose futex ThreadSanitizer cannot see.
+    nonisolated(unsafe) private static var runningStandIn: SiteverifyStandIn?
+    private static let standInLock = NSLock()
+
+    private static func startedStandIn(hostname: String, action: String?) throws -> SiteverifyStandIn {
+        standInLock.lock()
+        defer { standInLock.unlock() }
+        if let runningStandIn { return runningStandIn }
+        let started = try SiteverifyStandIn(hostname: hostname, action: action)
+        runningStandIn = started
+        return started
     }
 
     /// Writes the embedded catalog to a temporary file (the triggers read catalogs from files) and returns its path.

@@ -16,10 +16,11 @@ public enum LocalDefaults {
     public static let clientId = "3example0client0id0abc123"
     public static let functionName = "cognito-challenge-triggers"
 
-    /// The CAPTCHA images of Deploy/captcha-catalog.json, so that CAPTCHA flows work without a catalog file.
-    public static let captchas: [CaptchaEntry] = ["w7xq4", "k3m9p", "r8t2v", "h5d6n"].map {
-        CaptchaEntry(imageURL: "https://captcha.example.com/images/\($0).png", answer: $0)
-    }
+    /// The CAPTCHA images of Deploy/captcha-catalog.json, so that CAPTCHA flows work without a catalog file. Image
+    /// names are opaque: a name that spelled its answer would give it away.
+    public static let captchas: [CaptchaEntry] = [
+        ("5d0e7c3a91b24f68", "w7xq4"), ("a83f26c1e0d94b57", "k3m9p"), ("1c9b4e72f85a0d36", "r8t2v"), ("e64a0b19d3c78f25", "h5d6n"),
+    ].map { CaptchaEntry(imageURL: "https://captcha.example.com/images/\($0.0).png", answer: $0.1) }
 
     /// The configuration variables the triggers read, with their local values. `CAPTCHA_CATALOG` is added by
     /// ``LocalConfiguration`` (it needs a file).
@@ -27,5 +28,7 @@ public enum LocalDefaults {
         "CHALLENGE_FLOW": flow,
         "CODE_HASH_SECRET": codeHashSecret,
         "CODE_DELIVERY": "outbox",
+        // The limits across sign-ins, kept in the process (`serve`, `pool` and one `sign-in` share them).
+        "STATE_STORE": "memory",
     ]
 }

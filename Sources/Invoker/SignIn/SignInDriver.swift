@@ -13,6 +13,8 @@ public struct SignInSettings: Sendable {
     /// Where delivered codes can be read; nil when they go out by email.
     public var outboxPath: String?
     public var captchas: [CaptchaEntry]
+    /// A widget token the local siteverify stand-in accepts, when the CAPTCHA provider is stood in for.
+    public var passingWidgetToken: String?
 
     public init(
         configuration: LocalConfiguration, userName: String = LocalDefaults.userName, password: String? = nil,
@@ -25,6 +27,7 @@ public struct SignInSettings: Sendable {
         policy = configuration.triggers.policy
         outboxPath = configuration.outboxPath
         captchas = configuration.captchas
+        passingWidgetToken = configuration.usesLocalSiteverify ? SiteverifyStandIn.passingToken : nil
     }
 }
 
@@ -85,16 +88,14 @@ public final class SignInDriver {
             let define = try await call(.defineAuthChallenge, EventFactory.define(identity, session: session),
                                         detail: "session: \(Self.describe(session))")
             guard case .define(let decision) = define else { preconditionFailure("call checks the trigger") }
-            if decision.response.issueTokens == true {
+            switch DefineDecision(decision.response) {
+            case .issueTokens?:
                 return finish(.signedIn, session: session)
-            }
-            if decision.response.failAuthentication == true {
+            case .failAuthentication?:
                 return finish(.failed(reason: failureReason(session)), session: session)
-            }
-            switch decision.response.challengeName {
-            case .passwordVerifier?:
+            case .challenge(.passwordVerifier)?:
                 session.append(try checkPassword(user: user))
-            case .customChallenge?:
+            case .challenge(.customChallenge)?:
                 let create = try await call(.createAuthChallenge, EventFactory.create(identity, session: session),
                                             detail: "challengeName: CUSTOM_CHALLENGE")
                 guard case .create(let challenge) = create else { preconditionFailure("call checks the trigger") }
@@ -113,10 +114,10 @@ public final class SignInDriver {
                 if correct { codeInForce = nil }
                 session.append(SessionEntry(
                     challengeName: .customChallenge, challengeResult: correct, challengeMetadata: challenge.response.challengeMetadata))
-            case let other:
+            case .challenge, nil:
                 throw .functionError(
                     type: "InvalidLambdaResponseException",
-                    message: "Define answered challengeName \(other?.rawValue ?? "null") with neither issueTokens nor failAuthentication; cognito-local runs PASSWORD_VERIFIER and CUSTOM_CHALLENGE")
+                    message: "Define answered challengeName \(decision.response.challengeName?.rawValue ?? "null") with neither issueTokens nor failAuthentication; cognito-local runs PASSWORD_VERIFIER and CUSTOM_CHALLENGE")
             }
         }
         throw .functionError(
@@ -131,32 +132,32 @@ public final class SignInDriver {
     private func call(_ trigger: TriggerSource, _ event: JSONValue, detail: String) async throws(InvokerError) -> AuthChallengeEvent {
         calls += 1
         line("\(style.paint(String(calls).leftPadded(to: 2, with: " "), .dim)) \(style.paint(trigger.shortName, .bold, .blue))  \(style.paint(detail, .dim))")
-        let invocation = try await transport.invoke(event.serialized())
-        let timing = style.paint("(\(LambdaFormat.milliseconds(invocation.duration)) ms)", .dim)
-        switch invocation.outcome {
-        case .response(let bytes):
-            guard let response = try? AuthChallengeEvent(parsing: bytes), response.header.triggerSource == trigger else {
-                result("✘ the response is not a \(trigger.shortName) event", .red)
-                throw .functionError(
-                    type: "InvalidLambdaResponseException", message: "the \(trigger.shortName) response is not a \(trigger.shortName) event")
-            }
-            let decision = invocation.summary ?? ResponseSummary.describe(response)
+        let (invocation, outcome) = await TriggerCall(transport: transport).call(trigger, event)
+        let timing = invocation.map { style.paint("(\(LambdaFormat.milliseconds($0.duration)) ms)", .dim) } ?? ""
+        switch outcome {
+        case .success(let response):
+            let decision = invocation?.summary ?? ResponseSummary.describe(response)
             result("→ \(decision) \(timing)", Self.isFailure(response) ? .red : .green)
             report(invocation)
             return response
-        case .functionError(let type, let message):
-            result("✘ \(type): \(message) \(timing)", .red)
-            report(invocation)
-            note("Cognito ends the sign-in with UserLambdaValidationException")
-            throw .functionError(type: type, message: message)
-        case .timedOut(let seconds):
-            result("✘ Task timed out after \(LambdaFormat.seconds(seconds)) seconds", .red)
-            report(invocation)
-            throw .timedOut(seconds: seconds)
-        case .runtimeExited(let status):
-            result("✘ Runtime exited with error: \(status)", .red)
-            report(invocation)
-            throw .bootstrapCrashed("it exited while handling \(trigger.shortName) (\(status))")
+        case .failure(let failure):
+            switch failure {
+            case .functionError(_, let type, let message):
+                result("✘ \(type): \(message) \(timing)", .red)
+                report(invocation)
+                note("Cognito ends the sign-in with UserLambdaValidationException")
+            case .invalidResponse(_, let reason):
+                result("✘ \(reason)", .red)
+            case .timedOut(_, let seconds):
+                result("✘ Task timed out after \(LambdaFormat.seconds(seconds)) seconds", .red)
+                report(invocation)
+            case .runtimeExited(_, let status):
+                result("✘ Runtime exited with error: \(status)", .red)
+                report(invocation)
+            case .cannotRun:
+                break
+            }
+            throw failure.invokerError
         }
     }
 
@@ -190,6 +191,11 @@ public final class SignInDriver {
                 note("✉ nothing delivered to the local outbox")
             }
             return .emailCode(destination: destination, delivered: codeInForce)
+        case ChallengeKind.captcha.rawValue? where parameters["provider"] != nil:
+            let provider = parameters["provider"] ?? "?"
+            let standIn = settings.passingWidgetToken.map { " (the local stand-in passes the token \"\($0)\", fails any other)" } ?? ""
+            note("🧩 \(provider) widget, site key \(parameters["siteKey"] ?? "?")\(parameters["action"].map { ", action \($0)" } ?? "")\(standIn)")
+            return .captcha(imageURL: "\(provider) widget", catalogAnswer: settings.passingWidgetToken)
         case ChallengeKind.captcha.rawValue?:
             let url = parameters["captchaUrl"] ?? "?"
             note("🖼  CAPTCHA image \(url)")
@@ -224,8 +230,8 @@ public final class SignInDriver {
     private func result(_ text: String, _ colour: TerminalStyle.Colour) { line("   " + style.paint(text, colour)) }
     private func client(_ text: String) { line("   " + style.paint("client ⇢ ", .magenta) + text) }
 
-    private func report(_ invocation: Invocation) {
-        if let report = invocation.report { line("   " + style.paint(report.line, .dim)) }
+    private func report(_ invocation: Invocation?) {
+        if let report = invocation?.report { line("   " + style.paint(report.line, .dim)) }
     }
 
     static func describe(_ session: [SessionEntry]) -> String {

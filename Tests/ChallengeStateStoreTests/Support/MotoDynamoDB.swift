@@ -24,7 +24,7 @@ struct MotoDynamoDB: Sendable {
     func configuration(table: String? = nil, budget: Duration = DynamoDBConfiguration.defaultTimeBudget) -> DynamoDBConfiguration {
         DynamoDBConfiguration(
             region: Self.region, credentials: Self.credentials, tableName: table ?? self.table,
-            endpoint: DynamoDBEndpoint(url: endpoint)!, timeBudget: budget)
+            endpoint: AWSEndpoint(url: endpoint)!, timeBudget: budget)
     }
 
     func store() throws -> DynamoDBStateStore {

@@ -1,4 +1,4 @@
-import CognitoTokens
+import ChallengeCrypto
 import Testing
 
 @Suite struct Base64URLTests {

@@ -1,4 +1,5 @@
 import ChallengeFlows
+import ChallengeStateStore
 import CognitoEvents
 import CognitoTriggers
 import LosslessJSON
@@ -7,21 +8,24 @@ import LosslessJSON
 ///
 /// The first real invocation would otherwise pay for what Swift and OpenSSL do once per process: instantiating
 /// generic type metadata and looking up protocol conformances, faulting in the code of every path, fetching the
-/// HMAC and keying its context. The events go to a second handler built from the same configuration whose codes
-/// go nowhere, so nothing is sent and the real handler's state (its delivery-time model) is untouched. Whatever the
-/// flow makes of them — a CAPTCHA, an SRP step that Create refuses — is fine: only the work matters.
+/// HMAC and keying its context, setting up OpenSSL's random generator. The events go to a second handler built from
+/// the same configuration whose codes go nowhere and whose limits live in memory, so nothing is sent, no table is
+/// written and the real handler's state (its delivery-time model) is untouched; a CAPTCHA provider's answer is not
+/// asked for. Whatever the flow makes of the events — an SRP step that Create refuses — is fine: only the work
+/// matters.
 enum WarmUp {
     static func run(configuration: TriggerConfiguration) {
-        guard let handler = try? CognitoTriggerHandler(configuration: configuration, delivery: DiscardedDelivery()) else {
-            return
-        }
+        guard
+            let handler = try? CognitoTriggerHandler(
+                configuration: configuration, delivery: DiscardedDelivery(), stateStore: MemoryStateStore())
+        else { return }
         _ = try? handler.handle(event(trigger: "DefineAuthChallenge_Authentication")).responseBytes
         let created = try? handler.handle(
             event(trigger: "CreateAuthChallenge_Authentication", request: ["challengeName": "CUSTOM_CHALLENGE"]))
         _ = created?.responseBytes
-        guard case .create(let create)? = created?.event, let sealed = create.response.privateChallengeParameters else {
-            return
-        }
+        guard configuration.captchaProvider == nil, case .create(let create)? = created?.event,
+            let sealed = create.response.privateChallengeParameters
+        else { return }
         let verify = event(
             trigger: "VerifyAuthChallengeResponse_Authentication",
             request: [

@@ -1,0 +1,27 @@
+import CognitoEvents
+
+/// A challenge Create built, and the code to send for it, if any. Its description never shows the code.
+public struct IssuedChallenge: Sendable, Equatable, CustomStringConvertible {
+    public let kind: ChallengeKind
+    public let seal: ChallengeSeal
+    public let publicParameters: [String: String]
+    /// The message to deliver before answering Cognito; nil for CAPTCHAs, unknown users and reused codes.
+    public let delivery: CodeMessage?
+    /// True when the code sent for an earlier attempt at this step is still in force.
+    public let reusedEarlierCode: Bool
+    /// Why a real user's code was not sent (treated as an unknown user), if it was not.
+    public let unusableAddress: UnusableAddress?
+
+    /// The challenge in Cognito's terms.
+    public var response: CreateAuthChallengeResponse {
+        CreateAuthChallengeResponse(
+            publicChallengeParameters: publicParameters, privateChallengeParameters: seal.privateParameters,
+            challengeMetadata: seal.metadata)
+    }
+
+    public var description: String {
+        let sending = delivery.map { "send \($0)" }
+            ?? (reusedEarlierCode ? "earlier code still in force" : unusableAddress.map { "nothing to send: \($0)" } ?? "nothing to send")
+        return "\(kind.rawValue) challenge for step \(seal.stepIndex), expires at \(seal.expiresAt); \(sending)"
+    }
+}

@@ -1,0 +1,51 @@
+/// What a step's Create returns: what the client sees, what the engine seals, and what to deliver.
+public struct StepChallenge: Sendable, Equatable {
+    /// Sent to the client as `publicChallengeParameters` (never the answer). The engine adds `challenge` and
+    /// `attemptsLeft`.
+    public var publicParameters: [String: String]
+    /// What the engine seals.
+    public var sealing: SealedAnswer
+    /// A message to deliver before Cognito is answered; nil when nothing is sent.
+    public var delivery: CodeMessage?
+    /// Why a real user's code was not sent (the user is answered as an unknown user would be), if it was not.
+    public var unusableAddress: UnusableAddress?
+
+    /// A challenge; by default nothing is delivered.
+    public init(
+        publicParameters: [String: String], sealing: SealedAnswer, delivery: CodeMessage? = nil,
+        unusableAddress: UnusableAddress? = nil
+    ) {
+        self.publicParameters = publicParameters
+        self.sealing = sealing
+        self.delivery = delivery
+        self.unusableAddress = unusableAddress
+    }
+}
+
+/// What the engine seals for a challenge.
+public enum SealedAnswer: Sendable, Equatable {
+    /// The expected answer: the engine seals its keyed hash (after ``ChallengeStep/normalize(_:)``) and, unless the
+    /// step judges answers itself, compares answers with it in constant time.
+    case answer(String)
+    /// A random nonce nobody can answer: the seal only marks the step and its expiry, and the step judges answers
+    /// itself (``ChallengeStep/judge(_:context:)``), or another part does (a CAPTCHA provider).
+    case nonce
+    /// The seal of the previous attempt, still valid (``StepContext/liveSeal``): the answer stays the same, and
+    /// nothing is delivered again.
+    case previous(ChallengeSeal)
+}
+
+/// How a step judged an answer.
+public enum AnswerJudgement: Sendable, Equatable {
+    /// The engine decides: the answer is right when its keyed hash matches the seal.
+    case matchSeal
+    /// The step found the answer right.
+    case correct
+    /// The step found the answer wrong.
+    case wrong
+    /// Refused whatever the answer: the user's address could not have received the code.
+    case unusableAddress(UnusableAddress)
+    /// Refused whatever the answer, for a reason the step names (for logs, e.g. "the user has no
+    /// \"custom:totp_secret\" attribute"); it must not hold an answer or a secret.
+    case refused(reason: String)
+}

@@ -1,0 +1,59 @@
+import ChallengeFlows
+import CognitoTriggers
+import LambdaRuntime
+
+/// The Lambda function behind all three custom-auth triggers: it dispatches on the event's `triggerSource`, so one
+/// deployment can back Define, Create and Verify.
+///
+/// A `bootstrap` is one line, with steps of your own or without:
+///
+/// ```swift
+/// CognitoTriggerFunction.run(steps: [TOTPStep()])
+/// ```
+public struct CognitoTriggerFunction: LambdaHandler {
+    /// The triggers every invocation goes to.
+    public let triggers: CognitoTriggerHandler
+
+    /// A function answered by `triggers`.
+    public init(triggers: CognitoTriggerHandler) {
+        self.triggers = triggers
+    }
+
+    /// Reads the configuration from the environment (`CHALLENGE_FLOW` may name any of `steps` next to the
+    /// built-in ones), logs its start-up warnings, and serves invocations until Lambda ends the process.
+    /// A configuration that cannot work is reported to Lambda as `Runtime.InvalidConfiguration`.
+    public static func run(steps: [any ChallengeStep] = []) -> Never {
+        LambdaRuntime.run { logger in
+            do {
+                let configuration = try TriggerConfiguration(environment: ProcessEnvironment.variables(), steps: steps)
+                for warning in configuration.startupWarnings { logger.warn(warning) }
+                let function = CognitoTriggerFunction(triggers: try CognitoTriggerHandler(configuration: configuration))
+                WarmUp.run(configuration: configuration)
+                return function
+            } catch {
+                throw FunctionError(errorType: "Runtime.InvalidConfiguration", description: "\(error)")
+            }
+        }
+    }
+
+    /// Answers one event; a trigger error is logged in full and reported to Lambda with a message that names only
+    /// the request.
+    public func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
+        do {
+            let result = try triggers.handle(event)
+            if let warning = result.warning { context.logger.warn(warning) }
+            context.logger.info(result.summary)
+            return result.responseBytes
+        } catch {
+            // The detail stays in the log; Cognito shows the error message to whoever is signing in.
+            context.logger.error("\(error.errorType): \(error)")
+            throw FunctionError(errorType: error.errorType, description: TriggerError.publicMessage(reference: context.requestID))
+        }
+    }
+}
+
+/// A trigger or configuration error as Lambda is told about it.
+struct FunctionError: LambdaReportableError, CustomStringConvertible {
+    let errorType: String
+    let description: String
+}

@@ -1,0 +1,60 @@
+import ChallengeCrypto
+import CognitoEvents
+import CognitoSRP
+import LosslessJSON
+
+extension LocalUserPool {
+    /// Random bytes in a `SECRET_BLOCK`.
+    static let secretBlockByteCount = 64
+
+    /// Answers `SRP_A` with PASSWORD_VERIFIER: `SALT`, `SRP_B`, `SECRET_BLOCK`, `USER_ID_FOR_SRP`. A user that does not
+    /// exist (or has no password) gets a fresh fake salt and B, indistinguishable from real ones, and fails later.
+    func passwordVerifierChallenge(_ session: AuthSession, clientPublicA: String) throws(PoolError) -> JSONValue {
+        let server: SRPServerSession
+        let secretBlock: [UInt8]
+        do {
+            let verifier = try session.user?.verifier ?? SRPVerifier.make(
+                poolName: poolName, userId: session.userName, password: Hex.encode(SystemRandom().bytes(count: 32)))
+            server = try SRPServerSession(verifier: verifier)
+            secretBlock = try SystemRandom().bytes(count: Self.secretBlockByteCount)
+        } catch {
+            throw PoolError(.internalError, "The SRP exchange could not start: \"\(error)\".")
+        }
+        var next = session
+        next.pending = .passwordVerifier(server: server, clientPublicA: clientPublicA, secretBlock: secretBlock)
+        let id = try sessions.store(next, now: .now)
+        return Self.challengeAnswer(.passwordVerifier, parameters: [
+            "SALT": server.saltHex,
+            "SRP_B": server.publicB,
+            "SECRET_BLOCK": Base64.encode(secretBlock),
+            "USERNAME": session.userName,
+            "USER_ID_FOR_SRP": session.userName,
+        ], session: id)
+    }
+
+    /// Whether the client's PASSWORD_VERIFIER answer proves the password. Throws for a claim that is malformed, stale
+    /// or made for another `SECRET_BLOCK`.
+    func checkPasswordClaim(
+        _ responses: [String: String], server: SRPServerSession, clientPublicA: String, secretBlock: [UInt8],
+        session: AuthSession
+    ) throws(PoolError) -> Bool {
+        let claimedBlock = try Self.required("PASSWORD_CLAIM_SECRET_BLOCK", in: responses)
+        let signature = try Self.required("PASSWORD_CLAIM_SIGNATURE", in: responses)
+        let timestamp = try Self.required("TIMESTAMP", in: responses)
+        guard Base64.decode(claimedBlock) == secretBlock else {
+            throw PoolError(.notAuthorized, "The PASSWORD_CLAIM_SECRET_BLOCK is not the SECRET_BLOCK this session issued.")
+        }
+        let correct: Bool
+        do {
+            correct = try server.verifyPasswordClaim(
+                clientPublicA: clientPublicA, poolName: poolName, userId: session.userName, secretBlock: secretBlock,
+                timestamp: timestamp, signature: signature, now: unixNow)
+        } catch {
+            switch error {
+            case .staleTimestamp: throw PoolError(.notAuthorized, "The password claim is refused: \(error.description).")
+            default: throw PoolError(.invalidParameter, "The password claim is refused: \(error.description).")
+            }
+        }
+        return correct && session.user?.verifier != nil
+    }
+}

@@ -1,0 +1,32 @@
+/// The pool's users, found by user name or by email address (the deployed pool signs users in by email).
+struct UserDirectory: Sendable {
+    private var users: [String: PoolUser] = [:]
+
+    init(_ users: [PoolUser]) {
+        for user in users { self.users[user.userName] = user }
+    }
+
+    /// The user named `name`, or the one whose `email` is `name`.
+    func find(_ name: String) -> PoolUser? {
+        users[name] ?? users.values.first { $0.attributes["email"] == name }
+    }
+
+    /// The user named `name` (or with that email), or `UserNotFoundException`.
+    func existing(_ name: String) throws(PoolError) -> PoolUser {
+        guard let user = find(name) else { throw .userDoesNotExist() }
+        return user
+    }
+
+    /// Adds a new user; `UsernameExistsException` when the name or the email address is taken.
+    mutating func add(_ user: PoolUser) throws(PoolError) {
+        guard find(user.userName) == nil, user.attributes["email"].flatMap(find) == nil else {
+            throw PoolError(.usernameExists, "User account \"\(user.userName)\" already exists.")
+        }
+        users[user.userName] = user
+    }
+
+    /// Replaces a user already in the directory (found by its user name).
+    mutating func replace(_ user: PoolUser) {
+        users[user.userName] = user
+    }
+}

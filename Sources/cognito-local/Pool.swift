@@ -1,0 +1,114 @@
+import ArgumentParser
+import CognitoTokens
+import Foundation
+import Invoker
+import LocalUserPool
+
+struct Pool: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a local Cognito user pool (JSON protocol, real SRP, signed tokens) that drives the triggers.",
+        discussion: """
+            Point an SDK at it: boto3.client("cognito-idp", endpoint_url="http://127.0.0.1:PORT", region_name="us-east-1") \
+            with any credentials. Serves InitiateAuth, AdminInitiateAuth, RespondToAuthChallenge, \
+            AdminRespondToAuthChallenge, AdminCreateUser, AdminSetUserPassword, SignUp, AdminConfirmSignUp, \
+            AdminGetUser, GetUser and RevokeToken, and GET /POOL_ID/.well-known/jwks.json. The app client's auth flows \
+            come from the template's UserPoolClient (ExplicitAuthFlows) unless --allow-flow is given. Prints \
+            "Listening on http://HOST:PORT" when ready, one line per request on standard error, and stops on Ctrl-C \
+            or SIGTERM.
+            """)
+
+    @Option(help: ArgumentHelp("The address to listen on (only loopback is sensible).", valueName: "host"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
+    var port = 9229
+
+    @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\"}] (default: jane / Correct-Horse-9).", valueName: "file"))
+    var users: String?
+
+    @Option(help: ArgumentHelp("The template whose UserPoolClient sets the auth flows, user-existence errors and session life.", valueName: "path"))
+    var template = "Deploy/template.yaml"
+
+    @Option(name: .customLong("allow-flow"), help: ArgumentHelp("Allow this auth flow instead of the template's, e.g. ALLOW_USER_SRP_AUTH (repeatable).", valueName: "flow"))
+    var allowedFlows: [String] = []
+
+    @Option(help: ArgumentHelp("Minutes a sign-in session string stays usable (default: the template's AuthSessionValidity, else 3).", valueName: "minutes"))
+    var sessionMinutes: Double?
+
+    @Flag(help: "Answer UserNotFoundException for unknown users instead of running the triggers with userNotFound: true.")
+    var userExistenceErrors = false
+
+    @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var transport: TransportOptions
+
+    func validate() throws {
+        for flow in allowedFlows where !ClientAuthFlows.knownNames.contains(flow) {
+            throw ValidationError("--allow-flow \"\(flow)\" is not a Cognito auth flow (\(ClientAuthFlows.knownNames.sorted().joined(separator: ", ")))")
+        }
+        if let sessionMinutes, !(sessionMinutes > 0 && sessionMinutes <= 15) {
+            throw ValidationError("--session-minutes must be more than 0 and at most 15")
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrors { () async throws(InvokerError) in
+            let console = configuration.console
+            let local = try configuration.load()
+            let client = try readTemplate()
+            let settings = PoolSettings(
+                flows: allowedFlows.isEmpty ? client.flows : ClientAuthFlows(allowedFlows),
+                preventUserExistenceErrors: client.preventUserExistenceErrors && !userExistenceErrors,
+                sessionLifetime: .milliseconds(Int64(((sessionMinutes ?? client.sessionValidityMinutes.map(Double.init) ?? 3) * 60_000).rounded())))
+            let table = try users.map(LocalUserTable.load(path:)) ?? .embedded
+            let now = Int64(Date().timeIntervalSince1970)
+            let poolUsers: [PoolUser]
+            let key: TokenSigningKey
+            do {
+                poolUsers = try table.users.map { local throws(PoolError) in try PoolUser(local, userPoolId: settings.userPoolId, createdAt: now) }
+                key = try TokenSigningKey.generate()
+            } catch {
+                throw .invalidConfiguration("the pool cannot start: \(error)")
+            }
+            try await using(transport.makeTransport(local)) { transport async throws(InvokerError) in
+                let endpoint = PoolEndpoint { exchange in
+                    console.diagnostics("\(exchange.operation)  \(exchange.summary)")
+                }
+                do {
+                    _ = try await endpoint.start(host: host, port: port) { baseURL in
+                        let issuer = CognitoTokenIssuer(issuer: "\(baseURL)/\(settings.userPoolId)", clientID: settings.clientId, key: key)
+                        let pool = try LocalUserPool(settings: settings, users: poolUsers, transport: transport, issuer: issuer)
+                        console.output("Listening on \(baseURL)")
+                        console.diagnostics("""
+                            user pool \(settings.userPoolId) · app client \(settings.clientId) · flows \(settings.flows.sortedNames.joined(separator: ", ")) · triggers \(transport.label)
+                            JWKS \(baseURL)/\(settings.userPoolId)/.well-known/jwks.json · issuer \(issuer.issuer)
+                            """)
+                        return pool
+                    }
+                } catch {
+                    await endpoint.shutdown()
+                    throw .usage("cannot serve the pool on \(host):\(port): \(error)")
+                }
+                await waitForTermination()
+                console.diagnostics("stopping")
+                await endpoint.shutdown()
+            }
+        }
+    }
+
+    /// The template's app-client settings; when the default template is absent, the settings it ships with.
+    private func readTemplate() throws(InvokerError) -> AppClientTemplate {
+        guard FileManager.default.fileExists(atPath: template) else {
+            guard template == "Deploy/template.yaml" else { throw .invalidConfiguration("template \(template) does not exist") }
+            return AppClientTemplate(
+                flows: ClientAuthFlows(["ALLOW_CUSTOM_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"]), preventUserExistenceErrors: true,
+                sessionValidityMinutes: 3)
+        }
+        do {
+            return try AppClientTemplate(yaml: String(contentsOfFile: template, encoding: .utf8))
+        } catch let error as AppClientTemplate.ReadError {
+            throw .invalidConfiguration("template \(template): \(error)")
+        } catch {
+            throw .invalidConfiguration("template \(template) cannot be read: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// moto's DynamoDB on 127.0.0.1 with the state table, for the bootstrap's figures with `STATE_STORE=dynamodb`: the
+/// limits across sign-ins add a GetItem and a conditional PutItem to a Create and a GetItem to a Verify.
+/// Nil when moto or boto3 is not installed (`pip install 'moto[server]' boto3`).
+final class LocalDynamoDB {
+    let endpoint: String
+    private let server: Process
+
+    static let table = "sign-in-state"
+
+    init?() {
+        let port = Int.random(in: 20_000...40_000)
+        endpoint = "http://127.0.0.1:\(port)"
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        guard (try? server.run()) != nil else { return nil }
+        let setup = Process()
+        setup.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        setup.arguments = [
+            "python3", "-c",
+            """
+            import boto3, sys, time
+            client = boto3.client('dynamodb', endpoint_url=sys.argv[1], region_name='us-east-1', aws_access_key_id='benchmark', aws_secret_access_key='benchmark')
+            for attempt in range(100):
+                try:
+                    client.create_table(TableName=sys.argv[2], BillingMode='PAY_PER_REQUEST', AttributeDefinitions=[{'AttributeName': 'pk', 'AttributeType': 'S'}], KeySchema=[{'AttributeName': 'pk', 'KeyType': 'HASH'}])
+                    break
+                except Exception:
+                    time.sleep(0.1)
+            else:
+                sys.exit(1)
+            """,
+            endpoint, Self.table,
+        ]
+        setup.standardError = FileHandle.nullDevice
+        guard (try? setup.run()) != nil else { stop(); return nil }
+        setup.waitUntilExit()
+        guard setup.terminationStatus == 0 else { stop(); return nil }
+    }
+
+    /// The bootstrap's settings for this store. Every Create sends a fresh code (no reuse, no throttle), so that
+    /// each one pays the full path: a GetItem and a conditional PutItem before the delivery.
+    var environment: [String: String] {
+        [
+            "STATE_STORE": "dynamodb", "STATE_TABLE": Self.table, "STATE_ENDPOINT": endpoint, "AWS_REGION": "us-east-1",
+            "AWS_ACCESS_KEY_ID": "benchmark", "AWS_SECRET_ACCESS_KEY": "benchmark", "RESEND_AFTER_SECONDS": "0",
+            "MAX_SENDS_PER_WINDOW": "1000", "SEND_WINDOW_SECONDS": "60",
+        ]
+    }
+
+    func stop() {
+        if server.isRunning { server.terminate() }
+        server.waitUntilExit()
+    }
+}

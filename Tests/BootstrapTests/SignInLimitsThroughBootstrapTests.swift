@@ -1,0 +1,184 @@
+import CurlHTTP
+import Foundation
+import LosslessJSON
+import RuntimeAPIEmulator
+import TestSupport
+import Testing
+
+/// The limits across sign-ins through the real `bootstrap`, with moto on 127.0.0.1 as both DynamoDB (the state
+/// table) and SES (the emails, counted from moto's own record of what was sent).
+@Suite(.serialized) struct SignInLimitsThroughBootstrapTests {
+    static let table = "sign-in-state"
+
+    /// moto with a verified sender and the state table.
+    final class Moto {
+        let server: LocalServerProcess
+        let endpoint: String
+
+        init() throws {
+            let port = LocalServerProcess.freePort()
+            server = try LocalServerProcess(
+                arguments: ["python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)], port: port)
+            endpoint = "http://127.0.0.1:\(port)"
+            let setup = Process()
+            setup.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            setup.arguments = [
+                "python3", "-c",
+                """
+                import boto3, sys
+                kw = dict(endpoint_url=sys.argv[1], region_name='eu-west-1', aws_access_key_id='AKIDLOCAL', aws_secret_access_key='local-secret')
+                boto3.client('sesv2', **kw).create_email_identity(EmailIdentity='no-reply@example.com')
+                boto3.client('dynamodb', **kw).create_table(TableName=sys.argv[2], BillingMode='PAY_PER_REQUEST',
+                    AttributeDefinitions=[{'AttributeName': 'pk', 'AttributeType': 'S'}], KeySchema=[{'AttributeName': 'pk', 'KeyType': 'HASH'}])
+                """,
+                endpoint, SignInLimitsThroughBootstrapTests.table,
+            ]
+            try setup.run()
+            setup.waitUntilExit()
+            guard setup.terminationStatus == 0 else { throw SetupFailed() }
+        }
+
+        struct SetupFailed: Error {}
+
+        /// The emails moto's SES has accepted so far.
+        func sentCount() throws -> Int {
+            let data = try CurlSession().perform(HTTPRequest(method: .get, url: endpoint + "/moto-api/data.json", totalTimeout: .seconds(10)))
+            return try JSONValue(parsing: data.body).objectValue?["ses"]?.objectValue?["Message"]?.arrayValue?.count ?? 0
+        }
+
+        func lastCode() throws -> String? {
+            let data = try CurlSession().perform(HTTPRequest(method: .get, url: endpoint + "/moto-api/data.json", totalTimeout: .seconds(10)))
+            let body = try JSONValue(parsing: data.body).objectValue?["ses"]?.objectValue?["Message"]?.arrayValue?.last?
+                .objectValue?["body"]?.stringValue
+            return body.flatMap(SESDeliveryThroughBootstrapTests.code(in:))
+        }
+    }
+
+    /// A bootstrap behind its own Runtime API emulator.
+    struct Function {
+        let bootstrap: BootstrapProcess
+        let emulator: RuntimeAPIEmulator
+
+        init(moto: Moto, stateEndpoint: String? = nil, _ extra: [String: String] = [:]) async throws {
+            emulator = RuntimeAPIEmulator()
+            let address = try await emulator.start()
+            bootstrap = try BootstrapProcess(
+                "bootstrap", runtimeAPI: address,
+                environment: [
+                    "CODE_HASH_SECRET": BootstrapProcessTests.secret, "CODE_DELIVERY": "ses", "SES_ENDPOINT": moto.endpoint,
+                    "SES_FROM_ADDRESS": "no-reply@example.com", "AWS_REGION": "eu-west-1", "AWS_ACCESS_KEY_ID": "AKIDLOCAL",
+                    "AWS_SECRET_ACCESS_KEY": "local-secret", "STATE_STORE": "dynamodb", "STATE_TABLE": SignInLimitsThroughBootstrapTests.table,
+                    "STATE_ENDPOINT": stateEndpoint ?? moto.endpoint, "DECOY_DELAY_MS": "0",
+                ].merging(extra) { $1 })
+        }
+
+        /// Create for a new sign-in of `user`.
+        func create(user: String) async throws -> InvocationOutcome {
+            var event = try sampleEvent("email-code/02-create-code.json")
+            event["userName"] = .string(user)
+            return try await invoke(emulator, event)
+        }
+
+        func stop() async throws {
+            bootstrap.terminate()
+            _ = try await bootstrap.exitStatus()
+            try await emulator.shutdown()
+        }
+    }
+
+    static func object(_ outcome: InvocationOutcome) throws -> JSONObject? {
+        guard case .response(let bytes) = outcome else { return nil }
+        return try JSONValue(parsing: bytes).objectValue
+    }
+
+    @Test func sendThrottleAndRetrySafeCreate() async throws {
+        let moto = try Moto()
+        defer { moto.server.stop() }
+        // Twenty sign-ins in a row, each allowed to resend at once: the throttle lets five emails through.
+        let function = try await Function(moto: moto, ["RESEND_AFTER_SECONDS": "0", "MAX_SENDS_PER_WINDOW": "5"])
+        var parameters: Set<[String]> = []
+        for _ in 0..<20 {
+            let created = try #require(try Self.object(try await function.create(user: "throttled")))
+            parameters.insert((member(created, "response", "publicChallengeParameters")?.objectValue?.keys).map(Array.init) ?? [])
+        }
+        #expect(try moto.sentCount() == 5)
+        #expect(parameters.count == 1, "throttled challenges look like the others")
+        try await function.stop()
+
+        // The default one-minute resend delay: a repeated Create returns the same challenge and sends nothing more.
+        let defaults = try await Function(moto: moto)
+        let before = try moto.sentCount()
+        let first = try await defaults.create(user: "retried")
+        let again = try await defaults.create(user: "retried")
+        #expect(try moto.sentCount() == before + 1)
+        // The same challenge: the same seal; only `expiresInSeconds` may have ticked down between the two calls.
+        #expect(try Self.object(first).flatMap { member($0, "response", "privateChallengeParameters") }
+            == Self.object(again).flatMap { member($0, "response", "privateChallengeParameters") })
+        #expect(try Self.object(first).flatMap { member($0, "response", "challengeMetadata") }
+            == Self.object(again).flatMap { member($0, "response", "challengeMetadata") })
+        try await defaults.stop()
+    }
+
+    @Test func failureBudgetAcrossSessions() async throws {
+        let moto = try Moto()
+        defer { moto.server.stop() }
+        let function = try await Function(moto: moto, ["MAX_FAILURES_PER_WINDOW": "10"])
+        var verdicts: [Bool] = []
+        for _ in 0..<50 {
+            // Each session: a new sign-in's Create (the live code is reused), then a wrong answer.
+            let created = try #require(try Self.object(try await function.create(user: "guesser")))
+            var event = try verifyEvent(for: created, answer: "000000")
+            event["userName"] = "guesser"
+            guard case .response(let bytes) = try await invoke(function.emulator, event) else { Issue.record("Verify failed"); return }
+            verdicts.append(try JSONValue(parsing: bytes).objectValue.flatMap { member($0, "response", "answerCorrect") } == .bool(true))
+        }
+        #expect(!verdicts.contains(true))
+        // The eleventh and later answers were not judged at all: even the right code fails now.
+        let created = try #require(try Self.object(try await function.create(user: "guesser")))
+        let code = try #require(try moto.lastCode())
+        var right = try verifyEvent(for: created, answer: code)
+        right["userName"] = "guesser"
+        guard case .response(let bytes) = try await invoke(function.emulator, right) else { Issue.record("Verify failed"); return }
+        #expect(try JSONValue(parsing: bytes).objectValue.flatMap { member($0, "response", "answerCorrect") } == .bool(false))
+        #expect(try moto.sentCount() == 1, "one live code for all fifty sessions")
+        try await function.stop()
+        #expect(function.bootstrap.standardError().contains("MAX_FAILURES_PER_WINDOW=10 wrong answers reached"))
+    }
+
+    @Test func eightConcurrentCreatesSendOneEmail() async throws {
+        let moto = try Moto()
+        defer { moto.server.stop() }
+        var functions: [Function] = []
+        for _ in 0..<8 { functions.append(try await Function(moto: moto)) }
+        let outcomes = try await withThrowingTaskGroup(of: InvocationOutcome.self) { group in
+            for function in functions { group.addTask { try await function.create(user: "parallel") } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.allSatisfy { if case .response = $0 { true } else { false } }, "\(outcomes)")
+        #expect(try moto.sentCount() == 1)
+        for function in functions { try await function.stop() }
+    }
+
+    @Test func storeDownOrSlowFailsCreateInTimeAndSendsNothing() async throws {
+        let moto = try Moto()
+        defer { moto.server.stop() }
+        // Nothing listens on port 1; the silent server accepts connections and never answers.
+        let silentPort = LocalServerProcess.freePort()
+        let silent = try LocalServerProcess(
+            arguments: ["python3", "-c", "import socket,time,sys; s=socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(64); conns=[s.accept() for _ in range(64)]", String(silentPort)],
+            port: silentPort)
+        defer { silent.stop() }
+        for endpoint in ["http://127.0.0.1:1", "http://127.0.0.1:\(silentPort)"] {
+            let function = try await Function(moto: moto, stateEndpoint: endpoint, ["STATE_TIMEOUT_MS": "500"])
+            let started = ContinuousClock.now
+            let outcome = try await function.create(user: "jane")
+            let elapsed = started.duration(to: .now)
+            guard case .functionError(let error) = outcome else { Issue.record("expected an error, got \(outcome)"); return }
+            #expect(error.errorType == "Function.StateStoreUnavailable")
+            #expect(elapsed < .seconds(4), "answered within Cognito's 5 s: \(elapsed)")
+            try await function.stop()
+            #expect(function.bootstrap.standardError().contains("nothing was sent"))
+        }
+        #expect(try moto.sentCount() == 0)
+    }
+}

@@ -1,0 +1,138 @@
+import CognitoSRP
+import CognitoTokens
+import Foundation
+import Invoker
+import LocalUserPool
+import LosslessJSON
+import Testing
+
+@Suite("The pool over HTTP, with the real triggers in this process", .serialized)
+struct PoolOverHTTPTests {
+    static let clientId = LocalDefaults.clientId
+
+    @Test("CUSTOM_AUTH email-code: the challenge, the delivered code, tokens that verify against the JWKS")
+    func emailCodeSignIn() async throws {
+        try await PoolHarness.run { harness in
+            let challenge = try await harness.call("InitiateAuth", [
+                "AuthFlow": "CUSTOM_AUTH", "ClientId": .string(Self.clientId), "AuthParameters": ["USERNAME": "jane"],
+            ])
+            #expect(challenge.status == 200)
+            #expect(challenge.body["ChallengeName"] == "CUSTOM_CHALLENGE")
+            #expect(challenge.body["ChallengeParameters"]?.objectValue?["USERNAME"] == "jane")
+            let session = try #require(challenge.body["Session"]?.stringValue)
+            let code = try #require(try harness.latestCode())
+            let signedIn = try await harness.call("RespondToAuthChallenge", [
+                "ClientId": .string(Self.clientId), "ChallengeName": "CUSTOM_CHALLENGE", "Session": .string(session),
+                "ChallengeResponses": ["USERNAME": "jane", "ANSWER": .string(code)],
+            ])
+            let idToken = try #require(signedIn.body["AuthenticationResult"]?.objectValue?["IdToken"]?.stringValue)
+
+            let jwks = try await harness.get("/\(LocalDefaults.userPoolId)/.well-known/jwks.json")
+            #expect(jwks.status == 200)
+            let published = try JSONValue(parsing: jwks.body).objectValue?["keys"]?.arrayValue?.first?.objectValue
+            let claims = try JWT.verify(idToken, key: harness.key, now: Int64(Date().timeIntervalSince1970))
+            #expect(published?["kid"]?.stringValue == harness.key.keyID)
+            #expect(claims["iss"]?.stringValue == "\(harness.baseURL)/\(LocalDefaults.userPoolId)")
+            #expect(claims["aud"]?.stringValue == Self.clientId)
+            #expect(claims["email"]?.stringValue == LocalDefaults.email)
+        }
+    }
+
+    @Test("SRP inside CUSTOM_AUTH with this package's SRP client; a stale timestamp and a foreign secret block are refused")
+    func srpInsideCustomAuth() async throws {
+        try await PoolHarness.run(flow: "srp-email-code") { harness in
+            let poolName = try cognitoPoolName(userPoolId: LocalDefaults.userPoolId)
+
+            func passwordVerifier() async throws -> (SRPClient, JSONObject, String) {
+                let client = try SRPClient()
+                let answer = try await harness.call("InitiateAuth", [
+                    "AuthFlow": "CUSTOM_AUTH", "ClientId": .string(Self.clientId),
+                    "AuthParameters": ["USERNAME": "jane", "SRP_A": .string(client.publicA), "CHALLENGE_NAME": "SRP_A"],
+                ])
+                #expect(answer.body["ChallengeName"] == "PASSWORD_VERIFIER")
+                return (client, try #require(answer.body["ChallengeParameters"]?.objectValue), try #require(answer.body["Session"]?.stringValue))
+            }
+            func claim(_ client: SRPClient, _ parameters: JSONObject, session: String, at seconds: Int64, block: String? = nil) async throws
+                -> (status: Int, body: JSONObject, errorType: String?)
+            {
+                let secretBlock = try #require(parameters["SECRET_BLOCK"]?.stringValue)
+                let timestamp = CognitoTimestamp.format(unixSeconds: seconds)
+                let signature = try client.passwordClaim(
+                    poolName: poolName, userId: try #require(parameters["USER_ID_FOR_SRP"]?.stringValue), password: LocalDefaults.password,
+                    salt: try #require(parameters["SALT"]?.stringValue), serverB: try #require(parameters["SRP_B"]?.stringValue),
+                    secretBlock: try #require(Base64.decode(secretBlock)), timestamp: timestamp)
+                return try await harness.call("RespondToAuthChallenge", [
+                    "ClientId": .string(Self.clientId), "ChallengeName": "PASSWORD_VERIFIER", "Session": .string(session),
+                    "ChallengeResponses": [
+                        "USERNAME": "jane", "PASSWORD_CLAIM_SECRET_BLOCK": .string(block ?? secretBlock),
+                        "PASSWORD_CLAIM_SIGNATURE": .string(signature), "TIMESTAMP": .string(timestamp),
+                    ],
+                ])
+            }
+            let now = Int64(Date().timeIntervalSince1970)
+
+            let (client, parameters, session) = try await passwordVerifier()
+            let custom = try await claim(client, parameters, session: session, at: now)
+            #expect(custom.body["ChallengeName"] == "CUSTOM_CHALLENGE")
+            #expect(custom.body["ChallengeParameters"]?.objectValue?["challenge"] == "EMAIL_CODE")
+
+            let (staleClient, staleParameters, staleSession) = try await passwordVerifier()
+            let stale = try await claim(staleClient, staleParameters, session: staleSession, at: now - 3600)
+            #expect(stale.status == 400 && stale.errorType == "NotAuthorizedException")
+            #expect(stale.body["message"]?.stringValue?.contains("seconds from the server's clock") == true)
+
+            let (foreignClient, foreignParameters, foreignSession) = try await passwordVerifier()
+            let foreign = try await claim(foreignClient, foreignParameters, session: foreignSession, at: now, block: Base64.encode([1, 2, 3]))
+            #expect(foreign.errorType == "NotAuthorizedException")
+        }
+    }
+
+    @Test("a trigger error is UserLambdaValidationException; an unusable response is InvalidLambdaResponseException")
+    func triggerFailures() async throws {
+        try await PoolHarness.run(transport: ScriptedTransport(outcome: .functionError(type: "Boom", message: "It broke."))) { harness in
+            let thrown = try await harness.call("InitiateAuth", [
+                "AuthFlow": "CUSTOM_AUTH", "ClientId": .string(Self.clientId), "AuthParameters": ["USERNAME": "jane"],
+            ])
+            #expect(thrown.errorType == "UserLambdaValidationException")
+            // Cognito appends its own period to the function's message.
+            #expect(thrown.body["message"] == "DefineAuthChallenge failed with error It broke..")
+        }
+        try await PoolHarness.run(transport: ScriptedTransport(outcome: .response(Array("{}".utf8)))) { harness in
+            let unusable = try await harness.call("InitiateAuth", [
+                "AuthFlow": "CUSTOM_AUTH", "ClientId": .string(Self.clientId), "AuthParameters": ["USERNAME": "jane"],
+            ])
+            #expect(unusable.errorType == "InvalidLambdaResponseException")
+        }
+    }
+
+    @Test("unknown targets, paths and disabled flows answer Cognito-shaped errors")
+    func protocolErrors() async throws {
+        try await PoolHarness.run { harness in
+            let unknown = try await harness.call("ForgetDevice", [:])
+            #expect(unknown.status == 400 && unknown.errorType == "UnknownOperationException")
+            let srp = try await harness.call("InitiateAuth", [
+                "AuthFlow": "USER_SRP_AUTH", "ClientId": .string(Self.clientId), "AuthParameters": ["USERNAME": "jane", "SRP_A": "ab"],
+            ])
+            #expect(srp.errorType == "InvalidParameterException")
+            #expect(srp.body["message"]?.stringValue?.hasPrefix("USER_SRP_AUTH flow not enabled for this client") == true)
+            let missing = try await harness.get("/nowhere")
+            #expect(missing.status == 404)
+        }
+    }
+}
+
+/// A function that always ends the same way: for the failures the real triggers never produce.
+actor ScriptedTransport: TriggerTransport {
+    nonisolated let label = "scripted"
+    let outcome: FunctionOutcome
+
+    init(outcome: FunctionOutcome) {
+        self.outcome = outcome
+    }
+
+    func invoke(_ event: [UInt8]) async -> Invocation {
+        Invocation(requestId: "scripted", outcome: outcome, duration: .zero)
+    }
+
+    func shutdown() async {}
+}

@@ -1,0 +1,142 @@
+import ChallengeFlows
+import CurlHTTP
+import SMSDelivery
+import Testing
+import TestSupport
+
+/// Deliveries against a scripted HTTP server on 127.0.0.1 (or nothing at all): refusals, retries, typed errors,
+/// time budget. Time bounds are generous: they prove the budget holds, not how fast anything is.
+@Suite("SNS delivery failures")
+struct SNSFailureTests {
+    @Test(arguments: ["15555550100", "+1555", "+1234567890123456", "+0155555501", "+1 555 555 0100", "+1555555010a", "", "jane@example.com"])
+    func notE164IsRefusedWithoutARequest(number: String) throws {
+        let server = try ScriptedSNSServer(["200"])
+        defer { server.stop() }
+        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        let error = Fixtures.failure(of: delivery, to: number)
+        guard case .invalidPhoneNumber(number)? = error else {
+            Issue.record("expected the number to be refused, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.attempts == 0)
+        #expect("\(error!)".contains("\"\(number)\" is not in E.164 form"))
+        #expect(try server.requestClientPorts().isEmpty)
+    }
+
+    @Test(arguments: ["+15555550100", "+44207946000", "+491701234567890"])
+    func e164NumbersAreSent(number: String) throws {
+        let server = try ScriptedSNSServer(["200"])
+        defer { server.stop() }
+        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        #expect(try delivery.send(code: Fixtures.code, to: number, validForSeconds: 300).messageID == "scripted-1")
+    }
+
+    @Test func serverDownIsUnreachableAtOnce() throws {
+        let port = LocalServerProcess.freePort()
+        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: "http://127.0.0.1:\(port)"))
+        let start = ContinuousClock.now
+        let error = Fixtures.failure(of: delivery)
+        #expect(ContinuousClock.now - start < .seconds(1))
+        guard case .unreachable(let endpoint, let curlError, attempts: 1)? = error else {
+            Issue.record("expected unreachable after one attempt, got \(String(describing: error))")
+            return
+        }
+        #expect(endpoint == "http://127.0.0.1:\(port)")
+        #expect(curlError.kind == .cannotConnect)
+        #expect("\(error!)".hasPrefix("Could not reach SNS at http://127.0.0.1:\(port): "))
+    }
+
+    @Test func xmlErrorIsTypedNotRetriedAndNeverShowsTheCode() throws {
+        let server = try ScriptedSNSServer(["400:InvalidParameter"])
+        defer { server.stop() }
+        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        let error = Fixtures.failure(of: delivery)
+        guard case .rejected(let response, attempts: 1)? = error else {
+            Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
+            return
+        }
+        #expect(response.status == 400)
+        #expect(response.type == "Sender")
+        #expect(response.code == "InvalidParameter")
+        #expect(!response.isRetryable)
+        // The scripted server echoes the request body, code included, in its message; entities are decoded.
+        #expect(response.message?.hasPrefix("scripted failure & echo: Action=Publish&") == true)
+        #expect(response.message?.contains("[code]") == true)
+        #expect(!"\(error!)".contains(Fixtures.code))
+        #expect("\(error!)".hasPrefix("SNS refused the code SMS: HTTP 400 InvalidParameter: scripted failure & echo"))
+        #expect(try server.requestClientPorts().count == 1)
+    }
+
+    @Test func serverErrorIsRetriedOnceThenReported() throws {
+        let server = try ScriptedSNSServer(["500"])
+        defer { server.stop() }
+        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        let start = ContinuousClock.now
+        let error = Fixtures.failure(of: delivery)
+        #expect(ContinuousClock.now - start < .seconds(3))
+        guard case .rejected(let response, attempts: 2)? = error else {
+            Issue.record("expected a rejection after two attempts, got \(String(describing: error))")
+            return
+        }
+        #expect(response.status == 500)
+        #expect(response.type == "Receiver")
+        #expect(response.code == "InternalError")
+        #expect("\(error!)".hasSuffix("(2 attempts)."))
+        #expect(try server.requestClientPorts().count == 2)
+    }
+
+    @Test(arguments: ["503", "429:Throttled", "400:Throttling"])
+    func transientFailureThenSuccess(first: String) throws {
+        let server = try ScriptedSNSServer([first, "200"])
+        defer { server.stop() }
+        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        let receipt = try delivery.send(code: Fixtures.code, to: Fixtures.phoneNumber, validForSeconds: 300)
+        #expect(receipt.messageID == "scripted-2")
+        #expect(receipt.attempts == 2)
+    }
+
+    @Test func slowServerEndsWithinTheBudget() throws {
+        let server = try ScriptedSNSServer(["200@10000"])
+        defer { server.stop() }
+        let budget = Duration.milliseconds(800)
+        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
+        let start = ContinuousClock.now
+        let error = Fixtures.failure(of: delivery)
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= budget - .milliseconds(50))
+        #expect(elapsed < budget + .seconds(1))
+        guard case .timedOut(budget: budget, attempts: 1)? = error else {
+            Issue.record("expected a timeout after one attempt, got \(String(describing: error))")
+            return
+        }
+        #expect("\(error!)" == "SNS did not answer within the 800 ms delivery budget (1 attempt).")
+    }
+
+    @Test func noRetryWhenTooLittleBudgetRemains() throws {
+        let server = try ScriptedSNSServer(["503@400", "200"])
+        defer { server.stop() }
+        let budget = Duration.milliseconds(700)
+        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
+        let start = ContinuousClock.now
+        let error = Fixtures.failure(of: delivery)
+        #expect(ContinuousClock.now - start < budget + .seconds(1))
+        guard case .rejected(let response, attempts: 1)? = error else {
+            Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
+            return
+        }
+        #expect(response.status == 503)
+        #expect(try server.requestClientPorts().count == 1)
+    }
+
+    @Test func deliveriesShareOneConnection() throws {
+        let server = try ScriptedSNSServer(["200"])
+        defer { server.stop() }
+        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        for _ in 0..<3 {
+            try delivery.deliver(CodeMessage(recipient: Fixtures.phoneNumber, userName: "jane", code: Fixtures.code, validForSeconds: 300))
+        }
+        let ports = try server.requestClientPorts()
+        #expect(ports.count == 3)
+        #expect(Set(ports).count == 1)
+    }
+}
