@@ -92,7 +92,10 @@ let package = Package(
             name: "CognitoChallengeTesting",
             dependencies: ["ChallengeFlows", "CognitoEvents", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON"]
         ),
-        .target(name: "CognitoLambda", dependencies: ["ChallengeFlows", "CognitoTriggers", "LambdaRuntime"]),
+        .target(
+            name: "CognitoLambda",
+            dependencies: ["ChallengeFlows", "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LambdaRuntime", "LosslessJSON"]
+        ),
         .executableTarget(name: "bootstrap", dependencies: ["CognitoLambda"]),
         .target(
             name: "RuntimeAPIEmulator",

@@ -5,7 +5,7 @@
 #   bootstrap                 the stripped executable Lambda execs; its ELF interpreter is
 #                             /var/task/lib/ld-linux-x86-64.so.2 and its DT_RPATH is /var/task/lib
 #   lib/ld-linux-x86-64.so.2  the C library's loader, and beside it every shared library the binary
-#   lib/*.so.*                needs (glibc, libstdc++, libgcc_s), taken from this machine
+#   lib/*.so.*                needs (glibc's libc and libm), taken from this machine
 #   captcha-catalog.json      the CAPTCHA catalog: Deploy/captcha-catalog.json, or FILE given with
 #                             --captcha-catalog (the template's default CAPTCHA_CATALOG points here)
 #   licenses/                 the copyright and licence notices of what the zip ships or links:
@@ -19,8 +19,10 @@
 # template's own CodeUri is the Deploy/ directory, for `sam build`'s makefile build).
 #
 # libcurl and OpenSSL are linked statically (Deploy/build-libcurl.sh builds the libcurl), so the zip
-# carries no libcurl, libssl or libcrypto.
-# The zip has fixed file times and order; BUILDINFO's build time is SOURCE_DATE_EPOCH when that is set,
+# carries no libcurl, libssl or libcrypto; so are libstdc++ and libgcc, of which the Swift runtime uses
+# a few kilobytes (their shared libraries would add 0.8 MB to the zip).
+# The zip has fixed file times and order, and is recompressed with advzip (7-Zip's deflate: the same
+# format, about 3.5 % smaller than zip -9); BUILDINFO's build time is SOURCE_DATE_EPOCH when that is set,
 # so the same inputs and SOURCE_DATE_EPOCH give the same zip byte for byte.
 # Usage: Deploy/package.sh [--captcha-catalog FILE]
 set -euo pipefail
@@ -38,8 +40,9 @@ loader=ld-linux-x86-64.so.2
 host_loader=/lib64/$loader
 max_zip_bytes=$((8 * 1024 * 1024))
 libcurl_work=$deploy_dir/work/libcurl
-# Debian packages whose copyright file goes into licenses/: the shipped glibc, libstdc++ and libgcc_s,
-# and the OpenSSL linked statically (libssl3 is the binary package built with the libssl-dev archives).
+# Debian packages whose copyright file goes into licenses/: the shipped glibc, the libstdc++ and libgcc
+# linked statically, and the OpenSSL linked statically (libssl3 is the binary package built with the
+# libssl-dev archives).
 license_packages=(libc6 libstdc++6 libgcc-s1 libssl3)
 
 catalog=$deploy_dir/captcha-catalog.json
@@ -57,21 +60,32 @@ done
 [[ $(uname -m) == x86_64 ]] || die "this packs an x86_64 Lambda and must run on x86_64 (this is $(uname -m))"
 command -v swift >/dev/null || die "swift is not on PATH"
 [[ -x $host_loader ]] || die "$host_loader not found: this needs a glibc x86_64 system"
-install_missing_packages binutils zip
+install_missing_packages binutils zip advancecomp
 
 # (a) the static libcurl, and pkg-config files that make SwiftPM link it and OpenSSL statically
 pkg_config_path=$("$deploy_dir/build-libcurl.sh" --print-pkg-config-path)
+
+# libstdc++ as a static archive (build-libcurl.sh installed the compilers): a directory holding only
+# libstdc++.a, searched before the system's, makes the -lstdc++ of Swift's static-stdlib link take it.
+static_cxx=$deploy_dir/work/static-cxx
+libstdcxx_archive=$(gcc -print-file-name=libstdc++.a)
+[[ -f $libstdcxx_archive ]] || die "libstdc++.a not found (gcc -print-file-name); install libstdc++-12-dev"
+mkdir -p "$static_cxx"
+ln -sfn "$libstdcxx_archive" "$static_cxx/libstdc++.a"
 
 # (b) the release build. The interpreter and DT_RPATH point into the unpacked zip; --disable-new-dtags
 # writes DT_RPATH rather than DT_RUNPATH: DT_RPATH also serves the libraries' own dependencies and is
 # searched before LD_LIBRARY_PATH, which Lambda sets to directories holding Amazon Linux's glibc.
 # lld with packed relative relocations (DT_RELR, which the shipped glibc >= 2.36 reads) leaves out
 # about 1 MB of relocation records that the loader would otherwise read at every cold start.
+# -static-libgcc and the libstdc++.a directory link the C++ runtime in rather than shipping it.
 log "swift build -c release --product bootstrap (scratch path ${scratch#"$repo_dir"/})"
 build_args=(
     -c release --product bootstrap --scratch-path "$scratch"
     --static-swift-stdlib --disable-local-rpath
     -Xswiftc -use-ld=lld
+    -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+    -Xlinker "-L$static_cxx"
     -Xlinker "--dynamic-linker=$task_lib/$loader"
     -Xlinker "-rpath=$task_lib"
     -Xlinker --disable-new-dtags
@@ -94,8 +108,8 @@ strip --strip-all -o "$stage/bootstrap" "$binary"
 # own line starts with the interpreter path.
 resolved=$("$host_loader" --list "$stage/bootstrap") || die "$host_loader --list failed:"$'\n'"$resolved"
 if grep -q 'not found' <<<"$resolved"; then die "unresolved libraries:"$'\n'"$resolved"; fi
-if grep -qE 'lib(curl|ssl|crypto)\.so' <<<"$resolved"; then
-    die "the binary links a shared libcurl or OpenSSL; the static link did not take:"$'\n'"$resolved"
+if grep -qE 'lib(curl|ssl|crypto|stdc\+\+|gcc_s)\.so' <<<"$resolved"; then
+    die "the binary links a shared libcurl, OpenSSL, libstdc++ or libgcc_s; the static link did not take:"$'\n'"$resolved"
 fi
 while read -r name arrow path _; do
     [[ $arrow == '=>' ]] || continue # linux-vdso.so.1 is part of the kernel
@@ -152,6 +166,7 @@ built=$(date -u -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}" +%Y-%m-%dT%H:%M:%SZ)
 find "$stage" -exec touch -h -d '2000-01-01 00:00:00 UTC' {} +
 rm -f "$zip_out"
 (cd "$stage" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | TZ=UTC zip -q -X -9 "$zip_out" -@)
+advzip --quiet --recompress -3 "$zip_out"
 
 zip_bytes=$(stat -c %s "$zip_out")
 echo "bootstrap.zip: $zip_out"

@@ -1,14 +1,22 @@
 /// Lower-case hexadecimal text for bytes, and back.
 public enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
-
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var text: [UInt8] = []
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+        encode(Array(bytes))
+    }
+
+    /// The same for an array (digests, keys), written straight into the string's storage.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            for (index, byte) in bytes.enumerated() {
+                text[2 * index] = digit(byte >> 4)
+                text[2 * index + 1] = digit(byte & 0x0F)
+            }
+            return bytes.count * 2
         }
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// The bytes, or nil when the text is not an even number of hexadecimal digits.

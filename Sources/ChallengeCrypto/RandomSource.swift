@@ -10,9 +10,15 @@ public struct CryptoError: Error, Sendable, CustomStringConvertible {
 public protocol RandomSource: Sendable {
     /// Fills the buffer with random bytes.
     func fill(_ buffer: UnsafeMutableRawBufferPointer) throws
+
+    /// A string of `count` decimal digits, each drawn uniformly. The default draws one integer per digit.
+    func decimalDigits(count: Int) throws -> String
 }
 
 /// OpenSSL's CSPRNG (`RAND_bytes`).
+///
+/// Its DRBG is set up on the first call (seeding, cipher fetches, about a millisecond): the bootstrap makes that
+/// call during init, so that the first sign-in code does not pay for it.
 public struct SystemRandom: RandomSource {
     public init() {}
 
@@ -21,6 +27,22 @@ public struct SystemRandom: RandomSource {
         guard RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(buffer.count)) == 1 else {
             throw CryptoError(operation: "produce random bytes")
         }
+    }
+
+    /// Digits from bytes below 250 (25 × 10, so each digit is equally likely), with the bytes for a whole code
+    /// drawn in one call rather than one per digit.
+    public func decimalDigits(count: Int) throws -> String {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(count)
+        // A byte is refused with probability 6/256; a few spare bytes nearly always cover the refusals.
+        var draws = [UInt8](repeating: 0, count: count + 8)
+        while digits.count < count {
+            try draws.withUnsafeMutableBytes { try fill($0) }
+            for byte in draws where byte < 250 && digits.count < count {
+                digits.append(UInt8(ascii: "0") + byte % 10)
+            }
+        }
+        return String(decoding: digits, as: UTF8.self)
     }
 }
 

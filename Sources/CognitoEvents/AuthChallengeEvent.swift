@@ -11,6 +11,11 @@ public enum AuthChallengeEvent: Sendable, Equatable {
         try self.init(json: JSONValue(parsingEvent: bytes))
     }
 
+    /// Reads the event bytes the Runtime API delivers: the same as the generic reader, without generic dispatch.
+    public init(parsing bytes: [UInt8]) throws(EventDecodingError) {
+        try self.init(json: JSONValue(parsingEvent: bytes))
+    }
+
     public init(json: JSONValue) throws(EventDecodingError) {
         let reader = try FieldReader(json, path: "$")
         let source = try reader.string("triggerSource")

@@ -35,8 +35,9 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
                 found: "\"\(header.triggerSource.rawValue)\"")
         }
         guard let requestJSON = reader.value("request") else { throw .missingField(path: reader.fieldPath("request")) }
-        request = try Request(json: requestJSON, path: reader.fieldPath("request"))
-        response = try Response(json: reader.value("response"), path: reader.fieldPath("response"))
+        // The reader is the event's root, "$".
+        request = try Request(json: requestJSON, path: "$.request")
+        response = try Response(json: reader.value("response"), path: "$.response")
         original = reader.object
     }
 
@@ -72,6 +73,15 @@ extension CognitoEvent: Codable {
 extension JSONValue {
     /// Parses event bytes, reporting bad JSON as an event error.
     init(parsingEvent bytes: some Collection<UInt8>) throws(EventDecodingError) {
+        do {
+            self = try JSONValue(parsing: bytes)
+        } catch {
+            throw .invalidJSON(error)
+        }
+    }
+
+    /// Parses event bytes held in an array (what the runtime hands over), without generic dispatch.
+    init(parsingEvent bytes: [UInt8]) throws(EventDecodingError) {
         do {
             self = try JSONValue(parsing: bytes)
         } catch {

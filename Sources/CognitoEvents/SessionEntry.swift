@@ -49,7 +49,7 @@ public struct SessionEntry: Sendable, Equatable {
         var entries: [SessionEntry] = []
         entries.reserveCapacity(elements.count)
         for (position, element) in elements.enumerated() {
-            entries.append(try SessionEntry(FieldReader(element, path: "\(reader.fieldPath("session"))[\(position)]")))
+            entries.append(try SessionEntry(reader.elementReader(element, of: "session", at: position)))
         }
         return entries
     }

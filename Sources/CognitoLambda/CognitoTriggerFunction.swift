@@ -27,7 +27,9 @@ public struct CognitoTriggerFunction: LambdaHandler {
             do {
                 let configuration = try TriggerConfiguration(environment: ProcessEnvironment.variables(), steps: steps)
                 for warning in configuration.startupWarnings { logger.warn(warning) }
-                return CognitoTriggerFunction(triggers: try CognitoTriggerHandler(configuration: configuration))
+                let function = CognitoTriggerFunction(triggers: try CognitoTriggerHandler(configuration: configuration))
+                WarmUp.run(configuration: configuration)
+                return function
             } catch {
                 throw FunctionError(errorType: "Runtime.InvalidConfiguration", description: "\(error)")
             }

@@ -89,7 +89,7 @@ public final class CurlSession {
 
         var status = 0
         ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
+        return HTTPResponse(status: status, headerLines: transfer.headerLines, body: transfer.body)
     }
 
     private func error(for code: CURLcode) -> CurlError {
@@ -110,13 +110,14 @@ public final class CurlSession {
 /// Collects one response's headers and body from libcurl's callbacks.
 private final class Transfer {
     var body: [UInt8] = []
-    var headers: [HTTPHeader] = []
+    /// The header lines after the last status line.
+    var headerLines = HeaderLines()
     private var abortCheck: (@Sendable () -> Bool)?
     private(set) var abortRequested = false
 
     func reset(abortCheck: (@Sendable () -> Bool)?) {
         body.removeAll(keepingCapacity: true)
-        headers.removeAll(keepingCapacity: true)
+        headerLines.removeAll()
         self.abortCheck = abortCheck
         abortRequested = false
     }
@@ -137,36 +138,8 @@ private final class Transfer {
         let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             UnsafeBufferPointer(start: bytes, count: count)
         }
-        switch ResponseHeaderLine(line) {
-        case .statusLine: headers.removeAll(keepingCapacity: true)
-        case .field(let header): headers.append(header)
-        case .other: break
-        }
+        headerLines.receive(line: line)
         return count
-    }
-}
-
-/// What one line of a response's header block, as libcurl hands it over (line break included), means.
-enum ResponseHeaderLine: Equatable {
-    /// A new status line (after a 100 Continue or a redirect): earlier headers belong to another response.
-    case statusLine
-    /// `Name: value`, the value without the spaces around it and the line break.
-    case field(HTTPHeader)
-    /// Anything else (the blank line that ends the block): nothing to keep.
-    case other
-
-    init(_ line: UnsafeBufferPointer<UInt8>) {
-        if line.starts(with: "HTTP/".utf8) {
-            self = .statusLine
-        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            let name = String(decoding: line[..<colon], as: UTF8.self)
-            var valueBytes = line[(colon + 1)...]
-            while let first = valueBytes.first, first == 0x20 || first == 0x09 { valueBytes = valueBytes.dropFirst() }
-            while let last = valueBytes.last, last == 0x0D || last == 0x0A || last == 0x20 { valueBytes = valueBytes.dropLast() }
-            self = .field(HTTPHeader(name, String(decoding: valueBytes, as: UTF8.self)))
-        } else {
-            self = .other
-        }
     }
 }
 

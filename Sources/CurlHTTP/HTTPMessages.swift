@@ -46,23 +46,112 @@ public struct HTTPRequest: Sendable {
 /// What the server answered.
 public struct HTTPResponse: Sendable {
     public var status: Int
-    public var headers: [HTTPHeader]
+    /// The header lines, parsed only when asked for: a response from ``CurlSession`` keeps them as the bytes the
+    /// server sent, and ``header(_:)`` finds a value there without making strings of the others.
+    public var headers: [HTTPHeader] {
+        get {
+            switch storage {
+            case .parsed(let headers): headers
+            case .raw(let lines): lines.headers
+            }
+        }
+        set { storage = .parsed(newValue) }
+    }
     public var body: [UInt8]
+    private var storage: HeaderStorage
+
+    private enum HeaderStorage: Sendable {
+        case parsed([HTTPHeader])
+        case raw(HeaderLines)
+    }
 
     public init(status: Int, headers: [HTTPHeader], body: [UInt8]) {
         self.status = status
-        self.headers = headers
+        self.storage = .parsed(headers)
+        self.body = body
+    }
+
+    /// A response whose header lines are still the bytes the server sent.
+    init(status: Int, headerLines: HeaderLines, body: [UInt8]) {
+        self.status = status
+        self.storage = .raw(headerLines)
         self.body = body
     }
 
     /// The first header with this name, compared without regard to case.
     public func header(_ name: String) -> String? {
-        let length = name.utf8.count
-        return headers.first { $0.name.utf8.count == length && $0.name.utf8.elementsEqual(name.utf8, by: Self.sameASCIILetter) }?.value
+        var name = name
+        return name.withUTF8 { wanted in
+            switch storage {
+            case .parsed(let headers):
+                headers.first { header in
+                    var candidate = header.name
+                    return candidate.withUTF8 { HeaderLines.equalIgnoringASCIICase($0, wanted) }
+                }?.value
+            case .raw(let lines):
+                lines.value(named: wanted)
+            }
+        }
+    }
+}
+
+/// Header lines as libcurl hands them over, one at a time: their bytes one after another, and where each name and
+/// value lies in them.
+struct HeaderLines: Sendable {
+    private var bytes: [UInt8] = []
+    private var fields: [(name: Range<Int>, value: Range<Int>)] = []
+
+    /// Takes one line of a header block as libcurl hands it over, line break included: a status line (after a
+    /// 100 Continue or a redirect) drops the headers of the earlier response, `Name: value` is kept, and anything
+    /// else (the blank line that ends the block) is skipped.
+    mutating func receive(line: UnsafeBufferPointer<UInt8>) {
+        if line.starts(with: "HTTP/".utf8) {
+            removeAll()
+            return
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        var valueStart = colon + 1
+        while valueStart < line.count, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
+        var valueEnd = line.count
+        while valueEnd > valueStart, line[valueEnd - 1] == 0x0D || line[valueEnd - 1] == 0x0A || line[valueEnd - 1] == 0x20 {
+            valueEnd -= 1
+        }
+        let offset = bytes.count
+        bytes.append(contentsOf: line)
+        fields.append((offset..<offset + colon, offset + valueStart..<offset + valueEnd))
     }
 
-    private static func sameASCIILetter(_ a: UInt8, _ b: UInt8) -> Bool {
-        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+    }
+
+    /// The value of the first field with this name, compared without regard to case.
+    func value(named wanted: UnsafeBufferPointer<UInt8>) -> String? {
+        bytes.withUnsafeBufferPointer { bytes in
+            for field in fields where field.name.count == wanted.count {
+                if Self.equalIgnoringASCIICase(UnsafeBufferPointer(rebasing: bytes[field.name]), wanted) {
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[field.value]), as: UTF8.self)
+                }
+            }
+            return nil
+        }
+    }
+
+    var headers: [HTTPHeader] {
+        fields.map { field in
+            HTTPHeader(String(decoding: bytes[field.name], as: UTF8.self), String(decoding: bytes[field.value], as: UTF8.self))
+        }
+    }
+
+    static func equalIgnoringASCIICase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard left.count == right.count else { return false }
+        for index in 0..<left.count {
+            let a = left[index], b = right[index]
+            guard a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+            else { return false }
+        }
+        return true
     }
 }
 

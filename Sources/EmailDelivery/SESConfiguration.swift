@@ -80,7 +80,7 @@ public struct SESConfiguration: Sendable, Equatable {
         guard let from = value("SES_FROM_ADDRESS") else {
             throw SESConfigurationError(variable: "SES_FROM_ADDRESS", problem: "is not set: name the verified sender of code emails")
         }
-        guard from.contains("@"), !from.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        guard from.containsText("@"), !from.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw SESConfigurationError(variable: "SES_FROM_ADDRESS", problem: "is \"\(from)\", not an email address")
         }
         let defaults = CodeEmailTemplates.defaults
@@ -89,7 +89,7 @@ public struct SESConfiguration: Sendable, Equatable {
             text: value("EMAIL_TEXT_TEMPLATE") ?? defaults.text,
             html: value("EMAIL_HTML_TEMPLATE") ?? defaults.html)
         for (variable, template) in [("EMAIL_TEXT_TEMPLATE", templates.text), ("EMAIL_HTML_TEMPLATE", templates.html)]
-        where !template.contains("{code}") {
+        where !template.containsText("{code}") {
             throw SESConfigurationError(variable: variable, problem: "has no {code} placeholder, so the email would not carry the code")
         }
         let budget = try milliseconds(

@@ -53,7 +53,7 @@ public struct SESErrorResponse: Sendable, Equatable, CustomStringConvertible {
         let bodyCode = (body?["__type"] ?? body?["code"] ?? body?["Code"])?.stringValue
             .map { String($0.split(separator: "#").last ?? "") }
         let message = (body?["message"] ?? body?["Message"])?.stringValue
-            .map { secret.isEmpty ? $0 : $0.replacing(secret, with: "[code]") }
+            .map { secret.isEmpty ? $0 : $0.replacingText(secret, with: "[code]") }
             .map { String($0.prefix(300)) }
         self.init(status: response.status, code: headerCode ?? bodyCode, message: message)
     }

@@ -52,10 +52,11 @@ public struct LambdaLogger: Sendable {
     /// One complete line, newline included: the only line break in it is the last byte, whatever the message
     /// holds, so a message cannot forge a line of its own.
     func render(_ level: LogLevel, _ message: String, at time: Duration) -> [UInt8] {
-        let timestamp = Timestamp.iso8601(time)
         switch format {
         case .text:
-            var line = Array(timestamp.utf8)
+            var line: [UInt8] = []
+            line.reserveCapacity(Timestamp.length + (requestID?.utf8.count ?? 0) + message.utf8.count + 16)
+            Timestamp.append(time, to: &line)
             if let requestID {
                 line.append(UInt8(ascii: "\t"))
                 LineBreaks.appendEscaping(requestID, to: &line)
@@ -68,7 +69,7 @@ public struct LambdaLogger: Sendable {
             return line
         case .json:
             var fields: [(String, JSONValue)] = [
-                ("timestamp", .string(timestamp)), ("level", .string(level.name)), ("message", .string(message)),
+                ("timestamp", .string(Timestamp.iso8601(time))), ("level", .string(level.name)), ("message", .string(message)),
             ]
             if let requestID { fields.append(("requestId", .string(requestID))) }
             let record = JSONValue.object(JSONObject(fields)).serialized()
@@ -99,8 +100,11 @@ enum LineBreaks {
 
     /// Appends `text` as UTF-8, each line break written as its escape.
     static func appendEscaping(_ text: String, to output: inout [UInt8]) {
-        // Line breaks are rare: copy the bytes whole unless one is there.
-        guard text.unicodeScalars.contains(where: { escape($0) != nil }) else {
+        // Line breaks are rare: copy the bytes whole unless one may be there. In UTF-8, LF, VT, FF and CR are bytes
+        // 0A to 0D, and NEL, LS and PS start with C2 or E2, bytes that only ever start a scalar.
+        var text = text
+        let mayBreak = text.withUTF8 { utf8 in utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 } }
+        guard mayBreak else {
             output.append(contentsOf: text.utf8)
             return
         }
@@ -142,19 +146,48 @@ enum LineBreaks {
 
 /// UTC timestamps with milliseconds, as Lambda writes them: `2024-05-01T12:34:56.789Z`.
 enum Timestamp {
+    /// The length of every timestamp (years 0 to 9999).
+    static let length = 24
+
     static func iso8601(_ sinceEpoch: Duration) -> String {
+        var bytes: [UInt8] = []
+        append(sinceEpoch, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes the timestamp's bytes at the end of `output`, without building a string.
+    static func append(_ sinceEpoch: Duration, to output: inout [UInt8]) {
         let (seconds, attoseconds) = sinceEpoch.components
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
         let milliseconds = Int(attoseconds / 1_000_000_000_000_000)
-        return digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-"
-            + digits(Int(parts.tm_mday), 2) + "T" + digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2)
-            + ":" + digits(Int(parts.tm_sec), 2) + "." + digits(milliseconds, 3) + "Z"
+        output.reserveCapacity(output.count + length)
+        appendDigits(Int(parts.tm_year) + 1900, 4, to: &output)
+        output.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mon) + 1, 2, to: &output)
+        output.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mday), 2, to: &output)
+        output.append(UInt8(ascii: "T"))
+        appendDigits(Int(parts.tm_hour), 2, to: &output)
+        output.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_min), 2, to: &output)
+        output.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_sec), 2, to: &output)
+        output.append(UInt8(ascii: "."))
+        appendDigits(milliseconds, 3, to: &output)
+        output.append(UInt8(ascii: "Z"))
     }
 
-    private static func digits(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
+    /// `value` in exactly `width` decimal digits, zero-padded on the left (`value` is less than 10^width).
+    private static func appendDigits(_ value: Int, _ width: Int, to output: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor % 10))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 }

@@ -16,23 +16,24 @@ final class TraceVariable {
     private var isInstalled = false
 
     func set(_ traceID: String?) {
-        guard let traceID else {
+        guard var traceID else {
             unsetenv("_X_AMZN_TRACE_ID")
             isInstalled = false
             return
         }
-        let value = traceID.utf8
-        guard Self.prefix.count + value.count < Self.capacity else {
+        let length = traceID.utf8.count
+        guard Self.prefix.count + length < Self.capacity else {
             unsetenv("_X_AMZN_TRACE_ID")
             isInstalled = false
             setenv("_X_AMZN_TRACE_ID", traceID, 1)
             return
         }
-        let bytes = UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UInt8.self)
-        var offset = 0
-        for byte in Self.prefix { bytes[offset] = byte; offset += 1 }
-        for byte in value { bytes[offset] = byte; offset += 1 }
-        bytes[offset] = 0
+        let bytes = UnsafeMutableRawPointer(entry)
+        Self.prefix.withUnsafeBytes { bytes.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        traceID.withUTF8 { value in
+            if let start = value.baseAddress { (bytes + Self.prefix.count).copyMemory(from: start, byteCount: length) }
+        }
+        bytes.storeBytes(of: 0, toByteOffset: Self.prefix.count + length, as: UInt8.self)
         if !isInstalled {
             unsetenv("_X_AMZN_TRACE_ID")
             putenv(entry)

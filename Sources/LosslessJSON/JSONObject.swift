@@ -57,6 +57,11 @@ public struct JSONObject: Sendable, Sequence {
         }
     }
 
+    /// Makes room for `capacity` members without reallocating as they are added.
+    mutating func reserveCapacity(_ capacity: Int) {
+        members.reserveCapacity(capacity)
+    }
+
     public var keys: [String] { members.map(\.key) }
     public var count: Int { members.count }
     public var isEmpty: Bool { members.isEmpty }

@@ -23,6 +23,15 @@ extension JSONValue {
         self = try result.get()
     }
 
+    /// Reads one JSON document from an array: the same as the generic reader, without generic dispatch for the
+    /// event bytes every invocation brings.
+    public init(parsing bytes: [UInt8]) throws(JSONParseError) {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) in try JSONValue.parseDocument(buffer) }
+        }
+        self = try result.get()
+    }
+
     /// Reads one JSON document from a string.
     public init(parsing text: String) throws(JSONParseError) {
         var text = text
@@ -87,6 +96,10 @@ private struct JSONParser {
         index += 1
         var object = JSONObject()
         skipWhitespace()
+        if index < bytes.count, bytes[index] != UInt8(ascii: "}") {
+            // Room for the members a small object has, instead of growing from one.
+            object.reserveCapacity(JSONObject.indexThreshold)
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             return object
@@ -144,16 +157,18 @@ private struct JSONParser {
         index += 1
         let start = index
         // Fast path: no escapes, so the bytes between the quotes are the string.
+        var union: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                guard let string = String(validating: slice, as: UTF8.self) else {
+                guard let string = Self.validatedString(slice, isASCII: union < 0x80) else {
                     throw error("a string is not valid UTF-8", at: start)
                 }
                 return string
             }
+            union |= byte
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("a control character (0x\(hex(byte))) must be escaped inside a string") }
             index += 1
@@ -164,9 +179,8 @@ private struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: utf8, as: UTF8.self) else {
-                    throw error("a string is not valid UTF-8", at: start)
-                }
+                let string = utf8.withUnsafeBufferPointer { Self.validatedString($0, isASCII: false) }
+                guard let string else { throw error("a string is not valid UTF-8", at: start) }
                 return string
             case UInt8(ascii: "\\"):
                 index += 1
@@ -179,6 +193,18 @@ private struct JSONParser {
             }
         }
         throw error("the input ends inside a string", at: start - 1)
+    }
+
+    /// The string the bytes spell, or nil when they are not valid UTF-8.
+    ///
+    /// `String(validating:as:)` is generic and costs tens of instructions per byte. ASCII (what events are made of)
+    /// is valid as it is; other text is decoded with repair, which is fast, and is valid exactly when repairing
+    /// changed nothing.
+    private static func validatedString(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        var string = String(decoding: utf8, as: UTF8.self)
+        if isASCII { return string }
+        let unchanged = string.withUTF8 { decoded in decoded.elementsEqual(utf8) }
+        return unchanged ? string : nil
     }
 
     private mutating func appendEscape(to utf8: inout [UInt8]) throws(JSONParseError) {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON value that remembers everything needed to write its input back unchanged:
 /// object key order, and each number's literal text.
 public enum JSONValue: Sendable, Equatable {
@@ -72,10 +78,12 @@ extension String {
     /// canonical equivalents (`"é"` and `"e\u{301}"`) as equal.
     func hasSameUTF8(as other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        let contiguous = utf8.withContiguousStorageIfAvailable { mine in
-            other.utf8.withContiguousStorageIfAvailable { theirs in mine.elementsEqual(theirs) }
+        // `withUTF8` reads native and small strings in place; only a bridged string would be copied.
+        var mine = self
+        var theirs = other
+        return mine.withUTF8 { left in
+            theirs.withUTF8 { right in left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
         }
-        return (contiguous ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }
 

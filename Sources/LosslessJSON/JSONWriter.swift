@@ -10,7 +10,8 @@ extension JSONValue {
     /// The value as UTF-8 JSON text. Numbers are written as they were read, members in their order.
     public func serialized(_ layout: Layout = .compact) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(1024)
+        // Enough for a Cognito event in one allocation.
+        output.reserveCapacity(4096)
         write(to: &output, layout: layout, depth: 0)
         return output
     }
@@ -70,20 +71,41 @@ extension JSONValue {
 
     private static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-            case 0x09: output.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20:
-                output.append(contentsOf: #"\u00"#.utf8)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0xF)])
-            default: output.append(byte)
-            }
-        }
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { appendEscaping($0, to: &output) }
+        if written == nil { Array(string.utf8).withUnsafeBufferPointer { appendEscaping($0, to: &output) } }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends UTF-8 text with the bytes JSON does not allow raw in a string escaped. Runs of bytes that need no
+    /// escape are copied whole: most strings are one such run.
+    private static func appendEscaping(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var runStart = 0
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                writeEscape(byte, to: &output)
+                runStart = index + 1
+            }
+            index += 1
+        }
+        if runStart < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+    }
+
+    /// A byte that cannot stand for itself inside a JSON string (a quote, a backslash or a control character),
+    /// written as its escape.
+    private static func writeEscape(_ byte: UInt8, to output: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+        case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+        case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+        case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+        case 0x09: output.append(contentsOf: #"\t"#.utf8)
+        default:
+            output.append(contentsOf: #"\u00"#.utf8)
+            output.append(hexDigits[Int(byte >> 4)])
+            output.append(hexDigits[Int(byte & 0xF)])
+        }
     }
 }

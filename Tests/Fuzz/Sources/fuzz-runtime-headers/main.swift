@@ -21,18 +21,14 @@ private let lineBreaks: Set<UInt32> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRuntimeHeaders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
-    var headers: [HTTPHeader] = []
+    var headerLines = HeaderLines()
     var lineStart = 0
     while lineStart < size {
         let lineEnd = input[lineStart...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? size
-        switch ResponseHeaderLine(UnsafeBufferPointer(rebasing: input[lineStart..<lineEnd])) {
-        case .statusLine: headers.removeAll()
-        case .field(let header): headers.append(header)
-        case .other: break
-        }
+        headerLines.receive(line: UnsafeBufferPointer(rebasing: input[lineStart..<lineEnd]))
         lineStart = lineEnd
     }
-    let response = HTTPResponse(status: 200, headers: headers, body: Array("{}".utf8))
+    let response = HTTPResponse(status: 200, headerLines: headerLines, body: Array("{}".utf8))
     for logger in loggers {
         guard let invocation = Invocation(nextResponse: response, logger: logger) else { return 0 }
         let context = invocation.context

@@ -1,0 +1,60 @@
+import ChallengeFlows
+import ChallengeStateStore
+import CognitoEvents
+import CognitoTriggers
+import LosslessJSON
+
+/// Serves one Define, Create and Verify during init, before the first `GET /next`, and throws the answers away.
+///
+/// The first real invocation would otherwise pay for what Swift and OpenSSL do once per process: instantiating
+/// generic type metadata and looking up protocol conformances, faulting in the code of every path, fetching the
+/// HMAC and keying its context, setting up OpenSSL's random generator. The events go to a second handler built from
+/// the same configuration whose codes go nowhere and whose limits live in memory, so nothing is sent, no table is
+/// written and the real handler's state (its delivery-time model) is untouched; a CAPTCHA provider's answer is not
+/// asked for. Whatever the flow makes of the events — an SRP step that Create refuses — is fine: only the work
+/// matters.
+enum WarmUp {
+    static func run(configuration: TriggerConfiguration) {
+        guard
+            let handler = try? CognitoTriggerHandler(
+                configuration: configuration, delivery: DiscardedDelivery(), stateStore: MemoryStateStore())
+        else { return }
+        _ = try? handler.handle(event(trigger: "DefineAuthChallenge_Authentication")).responseBytes
+        let created = try? handler.handle(
+            event(trigger: "CreateAuthChallenge_Authentication", request: ["challengeName": "CUSTOM_CHALLENGE"]))
+        _ = created?.responseBytes
+        guard configuration.captchaProvider == nil, case .create(let create)? = created?.event,
+            let sealed = create.response.privateChallengeParameters
+        else { return }
+        let verify = event(
+            trigger: "VerifyAuthChallengeResponse_Authentication",
+            request: [
+                "privateChallengeParameters": .object(JSONObject(sealed.map { ($0.key, .string($0.value)) })),
+                "challengeAnswer": "000000",
+            ])
+        _ = try? handler.handle(verify).responseBytes
+    }
+
+    /// The bytes of a Cognito event for a made-up user with a verified address, at the start of a sign-in.
+    private static func event(trigger: String, request extra: KeyValuePairs<String, JSONValue> = [:]) -> [UInt8] {
+        let attributes: JSONValue = [
+            "sub": "00000000-0000-4000-8000-000000000000", "email_verified": "true", "email": "warm-up@example.invalid",
+        ]
+        var request = JSONObject()
+        request["userAttributes"] = attributes
+        request["session"] = []
+        request["userNotFound"] = false
+        for (key, value) in extra { request[key] = value }
+        let event: JSONValue = [
+            "version": "1", "region": "us-east-1", "userPoolId": "us-east-1_WARMUP", "userName": "warm-up",
+            "callerContext": ["awsSdkVersion": "aws-sdk-unknown-unknown", "clientId": "warm-up"],
+            "triggerSource": .string(trigger), "request": .object(request), "response": [:],
+        ]
+        return event.serialized()
+    }
+}
+
+/// Drops every message: the warm-up's code must not reach anyone.
+private final class DiscardedDelivery: CodeDelivery {
+    func deliver(_ message: CodeMessage) throws {}
+}
