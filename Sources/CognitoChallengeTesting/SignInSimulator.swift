@@ -20,6 +20,8 @@ public struct SignInSimulator {
     /// True to sign in as a user Cognito does not know (the pool's "prevent user existence errors" setting makes it
     /// call the triggers anyway).
     public var userNotFound = false
+    /// What the app passes as `ClientMetadata` with each answer, and so to Create and Verify (e.g. `["channel": "sms"]`).
+    public var clientMetadata: [String: String] = [:]
     /// Whether the password is right, for flows that start with SRP.
     public var passwordIsRight = true
     /// Seconds that pass between one trigger call and the next.
@@ -133,7 +135,8 @@ public struct SignInSimulator {
         var issued: IssuedChallenge?
         for _ in 0..<max(1, createCallsPerChallenge) {
             let made = try engine.create(
-                SimulatedRequests.create(session: session, attributes: attributes, userNotFound: userNotFound),
+                SimulatedRequests.create(
+                    session: session, attributes: attributes, userNotFound: userNotFound, clientMetadata: clientMetadata),
                 user: user, now: now)
             if let message = made.delivery { delivered.append(message) }
             challenges.append(made)
@@ -146,7 +149,7 @@ public struct SignInSimulator {
         let outcome = engine.verify(
             try SimulatedRequests.verify(
                 privateParameters: issued.seal.privateParameters, answer: typed, attributes: attributes,
-                userNotFound: userNotFound),
+                userNotFound: userNotFound, clientMetadata: clientMetadata),
             user: user, now: now)
         record(.verify(outcome))
         session.append(

@@ -14,23 +14,26 @@ enum SimulatedRequests {
     }
 
     static func create(
-        session: [SessionEntry], attributes: [String: String], userNotFound: Bool
+        session: [SessionEntry], attributes: [String: String], userNotFound: Bool, clientMetadata: [String: String]
     ) throws -> CreateAuthChallengeRequest {
-        try CreateAuthChallengeRequest(
-            json: [
-                "userAttributes": strings(attributes), "challengeName": .string(ChallengeName.customChallenge.rawValue),
-                "session": .array(session.map(\.json)), "userNotFound": .bool(userNotFound),
-            ], path: "$.request")
+        var request = JSONObject([
+            ("userAttributes", strings(attributes)), ("challengeName", .string(ChallengeName.customChallenge.rawValue)),
+            ("session", .array(session.map(\.json))), ("userNotFound", .bool(userNotFound)),
+        ])
+        if !clientMetadata.isEmpty { request["clientMetadata"] = strings(clientMetadata) }
+        return try CreateAuthChallengeRequest(json: .object(request), path: "$.request")
     }
 
     static func verify(
-        privateParameters: [String: String], answer: String, attributes: [String: String], userNotFound: Bool
+        privateParameters: [String: String], answer: String, attributes: [String: String], userNotFound: Bool,
+        clientMetadata: [String: String]
     ) throws -> VerifyAuthChallengeResponseRequest {
-        try VerifyAuthChallengeResponseRequest(
-            json: [
-                "userAttributes": strings(attributes), "privateChallengeParameters": strings(privateParameters),
-                "challengeAnswer": .string(answer), "userNotFound": .bool(userNotFound),
-            ], path: "$.request")
+        var request = JSONObject([
+            ("userAttributes", strings(attributes)), ("privateChallengeParameters", strings(privateParameters)),
+            ("challengeAnswer", .string(answer)), ("userNotFound", .bool(userNotFound)),
+        ])
+        if !clientMetadata.isEmpty { request["clientMetadata"] = strings(clientMetadata) }
+        return try VerifyAuthChallengeResponseRequest(json: .object(request), path: "$.request")
     }
 }
 

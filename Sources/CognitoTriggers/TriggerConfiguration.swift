@@ -155,6 +155,7 @@ public struct TriggerConfiguration: Sendable {
                 linkURL: magicLinkURL, requireVerifiedEmail: requireVerifiedEmail, requireVerifiedPhone: requireVerifiedPhone)
         ).adding(steps)
         flow = try SignInFlow(parsing: specification, registry: registry)
+        for step in flow.steps { try step.checkConfiguration(in: flow) }
     }
 
     /// The decision engine this configuration describes.

@@ -103,7 +103,13 @@ struct SecretHandlingTests {
         #expect(message.code == "482913")
         #expect(!String(describing: message).contains("482913"))
         #expect(!String(reflecting: message).contains("482913"))
-        #expect(String(describing: message) == "code for jane to j***@e***.com, valid 180 s (code not shown)")
+        #expect(String(describing: message) == "code for jane by email to j***@e***.com, valid 180 s (code not shown)")
+        let link = CodeMessage(
+            channel: .email, recipient: "jane.doe@example.com", userName: "jane", code: "T0KEN",
+            link: "https://app.example.com/?token=T0KEN", validForSeconds: 180)
+        #expect(!String(describing: link).contains("T0KEN") && !String(reflecting: link).contains("T0KEN"))
+        let text = CodeMessage(channel: .sms, recipient: "+15555550100", userName: "jane", code: "482913", validForSeconds: 180)
+        #expect(String(describing: text) == "code for jane by sms to +*******0100, valid 180 s (code not shown)")
         var dumped = ""
         dump(message, to: &dumped)
         #expect(!dumped.contains("482913"))

@@ -48,7 +48,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["CHALLENGE_FLOW": "magic-link"], "CHALLENGE_FLOW"),
+        (["CHALLENGE_FLOW": "carrier-pigeon"], "CHALLENGE_FLOW"),
+        (["CHALLENGE_FLOW": "magic-link"], "MAGIC_LINK_URL"),
         (["CODE_LENGTH": "4"], "CODE_LENGTH"),
         (["CODE_LENGTH": "six"], "CODE_LENGTH"),
         (["MAX_ATTEMPTS": "0"], "MAX_ATTEMPTS"),
@@ -56,6 +57,8 @@ import Testing
         (["CODE_DELIVERY": "carrier-pigeon"], "CODE_DELIVERY"),
         (["CAPTCHA_CATALOG": "/nonexistent/catalog.json"], "CAPTCHA_CATALOG"),
         (["REQUIRE_VERIFIED_EMAIL": "yes"], "REQUIRE_VERIFIED_EMAIL"),
+        (["REQUIRE_VERIFIED_PHONE": "no"], "REQUIRE_VERIFIED_PHONE"),
+        (["MAGIC_LINK_URL": "https://app.example.com/sign-in"], "MAGIC_LINK_URL"),
         (["ALLOW_CAPTCHA_ONLY_SIGN_IN": "1"], "ALLOW_CAPTCHA_ONLY_SIGN_IN"),
         (["DECOY_DELAY_MS": "5000"], "DECOY_DELAY_MS"),
         (["CODE_HASH_SECRET_PREVIOUS": String(repeating: "x", count: 40)], "CODE_HASH_SECRET_PREVIOUS"),
@@ -109,9 +112,9 @@ import Testing
     }
 
     @Test func captchaFlowWithoutCatalogIsRejectedAtStartUp() throws {
-        let configuration = try TriggerConfiguration(
-            environment: Self.minimal.merging(["CHALLENGE_FLOW": "captcha-email-code"]) { $1 })
-        let error = #expect(throws: ConfigurationError.self) { try CognitoTriggerHandler(configuration: configuration) }
+        let error = #expect(throws: ConfigurationError.self) {
+            try TriggerConfiguration(environment: Self.minimal.merging(["CHALLENGE_FLOW": "captcha-email-code"]) { $1 })
+        }
         #expect(error?.description.hasPrefix("CAPTCHA_CATALOG") == true)
     }
 

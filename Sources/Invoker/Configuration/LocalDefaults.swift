@@ -10,6 +10,10 @@ public enum LocalDefaults {
 
     public static let userName = "jane"
     public static let email = "jane.doe@example.com"
+    /// jane's verified phone number (a fictional 555 number), for `sms-code`.
+    public static let phoneNumber = "+15555550100"
+    /// Where local sign-in links point (`magic-link`); locally the link's token is read from the outbox.
+    public static let magicLinkURL = "http://localhost:3000/sign-in?token={token}"
     public static let password = "Correct-Horse-9"
     public static let userPoolId = "us-east-1_EXAMPLE"
     public static let region = "us-east-1"
@@ -28,6 +32,7 @@ public enum LocalDefaults {
         "CHALLENGE_FLOW": flow,
         "CODE_HASH_SECRET": codeHashSecret,
         "CODE_DELIVERY": "outbox",
+        "MAGIC_LINK_URL": magicLinkURL,
         // The limits across sign-ins, kept in the process (`serve`, `pool` and one `sign-in` share them).
         "STATE_STORE": "memory",
     ]
