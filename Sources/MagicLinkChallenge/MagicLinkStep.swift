@@ -47,31 +47,25 @@ public struct MagicLinkStep: ChallengeStep {
         let address = context.userNotFound
             ? nil : EmailAddressCheck(attributes: context.userAttributes, requireVerified: requireVerifiedEmail)
         let recipient = address?.usableAddress
-        let sealing: SealedAnswer
-        let expiresAt: Int64
-        var message: CodeMessage?
-        if let live = context.liveSeal {
-            sealing = .previous(live)
-            expiresAt = live.expiresAt
-        } else {
-            let (token, _) = try MagicLinkToken.issue(
+        let secret = try context.deliveredSecret {
+            try MagicLinkToken.issue(
                 key: context.keys.current.key, keyID: context.keys.current.id, userPoolId: context.user.userPoolId,
                 userName: context.user.userName, stepIndex: context.stepIndex, expiresAt: context.expiresAt,
-                random: context.random)
-            sealing = .answer(token)
-            expiresAt = context.expiresAt
-            if let recipient, let linkURL {
-                message = CodeMessage(
-                    channel: .email, recipient: recipient, userName: context.user.userName, code: token,
-                    link: linkURL.render(token: token), validForSeconds: context.policy.validitySeconds)
-            }
+                random: context.random
+            ).token
+        }
+        var message: CodeMessage?
+        if let token = secret.newSecret, let recipient, let linkURL {
+            message = CodeMessage(
+                channel: .email, recipient: recipient, userName: context.user.userName, code: token,
+                link: linkURL.render(token: token), validForSeconds: context.policy.validitySeconds)
         }
         return StepChallenge(
             publicParameters: [
                 "destination": recipient.map(EmailMask.mask) ?? context.decoyEmailDestination,
-                "expiresInSeconds": String(max(0, expiresAt - context.now)),
+                "expiresInSeconds": String(secret.expiresInSeconds),
             ],
-            sealing: sealing, delivery: message, unusableAddress: address?.problem)
+            sealing: secret.sealing, delivery: message, unusableAddress: address?.problem)
     }
 
     /// Refuses every answer of a user whose address could not have received the link, and every token that is not

@@ -32,19 +32,11 @@ public struct SMSCodeStep: ChallengeStep {
             ? nil : PhoneNumberCheck(attributes: context.userAttributes, requireVerified: requireVerifiedPhone)
         let recipient = number?.usableNumber
         let destination = recipient.map(PhoneMask.mask) ?? context.decoyPhoneDestination
-        let sealing: SealedAnswer
-        let expiresAt: Int64
-        var message: CodeMessage?
-        if let live = context.liveSeal {
-            sealing = .previous(live)
-            expiresAt = live.expiresAt
-        } else {
-            let code = try context.random.decimalDigits(count: context.policy.codeLength)
-            sealing = .answer(code)
-            expiresAt = context.expiresAt
-            message = recipient.map {
+        let secret = try context.deliveredSecret { try context.random.decimalDigits(count: context.policy.codeLength) }
+        let message = recipient.flatMap { recipient in
+            secret.newSecret.map {
                 CodeMessage(
-                    channel: .sms, recipient: $0, userName: context.user.userName, code: code,
+                    channel: .sms, recipient: recipient, userName: context.user.userName, code: $0,
                     validForSeconds: context.policy.validitySeconds)
             }
         }
@@ -53,9 +45,9 @@ public struct SMSCodeStep: ChallengeStep {
                 "destination": destination,
                 "channel": MessageChannel.sms.rawValue,
                 "codeLength": String(context.policy.codeLength),
-                "expiresInSeconds": String(max(0, expiresAt - context.now)),
+                "expiresInSeconds": String(secret.expiresInSeconds),
             ],
-            sealing: sealing, delivery: message, unusableAddress: number?.problem)
+            sealing: secret.sealing, delivery: message, unusableAddress: number?.problem)
     }
 
     /// Refuses every answer of a user whose number could not have received the code; otherwise the seal decides.

@@ -31,19 +31,11 @@ public struct EmailCodeStep: ChallengeStep {
         let recipient = address?.usableAddress
         let destination = recipient.map(EmailMask.mask) ?? context.decoyEmailDestination
 
-        let sealing: SealedAnswer
-        let expiresAt: Int64
-        var message: CodeMessage?
-        if let live = context.liveSeal {
-            sealing = .previous(live)
-            expiresAt = live.expiresAt
-        } else {
-            let code = try context.random.decimalDigits(count: context.policy.codeLength)
-            sealing = .answer(code)
-            expiresAt = context.expiresAt
-            message = recipient.map {
+        let secret = try context.deliveredSecret { try context.random.decimalDigits(count: context.policy.codeLength) }
+        let message = recipient.flatMap { recipient in
+            secret.newSecret.map {
                 CodeMessage(
-                    recipient: $0, userName: context.user.userName, code: code,
+                    recipient: recipient, userName: context.user.userName, code: $0,
                     validForSeconds: context.policy.validitySeconds)
             }
         }
@@ -51,9 +43,9 @@ public struct EmailCodeStep: ChallengeStep {
             publicParameters: [
                 "destination": destination,
                 "codeLength": String(context.policy.codeLength),
-                "expiresInSeconds": String(max(0, expiresAt - context.now)),
+                "expiresInSeconds": String(secret.expiresInSeconds),
             ],
-            sealing: sealing, delivery: message, unusableAddress: address?.problem)
+            sealing: secret.sealing, delivery: message, unusableAddress: address?.problem)
     }
 
     /// Refuses every answer of a user whose address could not have received the code; otherwise the seal decides.

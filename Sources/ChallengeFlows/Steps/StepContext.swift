@@ -78,10 +78,31 @@ public struct StepContext: Sendable {
     /// When a challenge sealed now expires: `now` plus ``ChallengePolicy/validitySeconds``.
     public var expiresAt: Int64 { now + Int64(policy.validitySeconds) }
 
+    /// At Create, what a step that delivers a secret (a code, a link's token) seals: the previous attempt's secret
+    /// while it is valid, so the user never holds two and nothing is sent again, or else a new one from
+    /// `makeSecret`.
+    public func deliveredSecret(_ makeSecret: () throws -> String) rethrows -> DeliveredSecret {
+        if let live = liveSeal {
+            return DeliveredSecret(sealing: .previous(live), newSecret: nil, expiresInSeconds: max(0, live.expiresAt - now))
+        }
+        let secret = try makeSecret()
+        return DeliveredSecret(sealing: .answer(secret), newSecret: secret, expiresInSeconds: expiresAt - now)
+    }
+
     /// At Create, the previous attempt's seal when it is still valid (a step that delivers a code keeps it in force,
     /// so the user never holds two codes); nil otherwise.
     public var liveSeal: ChallengeSeal? {
         guard attempt != nil, let seal, seal.expiresAt > now else { return nil }
         return seal
     }
+}
+
+/// What ``StepContext/deliveredSecret(_:)`` chose.
+public struct DeliveredSecret: Sendable {
+    /// What to seal.
+    public let sealing: SealedAnswer
+    /// The secret to deliver; nil when the one delivered earlier stays in force.
+    public let newSecret: String?
+    /// Seconds until the secret in force expires, for the public parameters.
+    public let expiresInSeconds: Int64
 }
