@@ -85,5 +85,6 @@ do {
     }
 } catch {
     FileHandle.standardError.write(Data("runtime-benchmark: \(error)\n".utf8))
+    try? FileManager.default.removeItem(at: scratch)  // `exit` skips the `defer` above.
     exit(1)
 }
