@@ -57,12 +57,14 @@ struct Report {
             index == 0 ? cell.padding(toLength: 20, withPad: " ", startingAt: 0) : pad(cell, width)
         }.joined(separator: " ")
     }
+}
 
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-    }
+/// `text` right-aligned in `width` columns.
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+}
 
-    private func fixed(_ value: Double, _ digits: Int) -> String {
-        value.isFinite ? String(format: "%.\(digits)f", value) : "—"
-    }
+/// `value` with `digits` decimals, or a dash when it is not a number.
+func fixed(_ value: Double, _ digits: Int) -> String {
+    value.isFinite ? String(format: "%.\(digits)f", value) : "—"
 }

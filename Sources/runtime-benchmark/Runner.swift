@@ -28,6 +28,31 @@ struct Runner {
             peakResidentKiB: peak)
     }
 
+    /// One process answering `invocations` warm invocations in a row, after init and the first; at each of
+    /// `checkpoints` (counts of warm invocations) its memory and descriptors are sampled and handed to `sampled`.
+    func soak(_ workload: Workload, sampledAt checkpoints: Set<Int>, _ sampled: (SoakSample) throws -> Void) async throws {
+        let (emulator, process, _) = try await start(workload)
+        do {
+            let events = try workload.warmEvents(try await invoke(emulator, workload.firstEvent).body)
+            let started = ContinuousClock.now
+            for index in 0..<invocations {
+                do {
+                    _ = try await invoke(emulator, events[index % events.count])
+                } catch {
+                    let ended = process.termination.map { "; \(workload.name) ended: \($0)" } ?? ""
+                    throw BenchmarkError.runtimeFailed("soak stopped at warm invocation \(index + 1) of \(invocations): \(error)\(ended)")
+                }
+                if checkpoints.contains(index + 1) {
+                    try sampled(try SoakSample(of: process, invocations: index + 1, elapsed: started.duration(to: .now)))
+                }
+            }
+        } catch {
+            try? await stop(emulator, process)
+            throw error
+        }
+        try await stop(emulator, process)
+    }
+
     /// Init alone, after dropping the page cache (root only): every file the runtime maps is read from disk.
     func measureColdInit(_ workload: Workload) async throws -> Duration {
         let (emulator, process, initTime) = try await start(workload, dropCaches: true)
@@ -44,6 +69,9 @@ struct Runner {
         let process = try ChildProcess.spawn(
             workload.path, environment: workload.environment.merging(["AWS_LAMBDA_RUNTIME_API": address]) { $1 },
             output: .discarded)
+        // A runtime that dies would leave the invocation it was sent queued forever; shutting the emulator down when
+        // it ends abandons that invocation, so the run fails instead of hanging.
+        Task { if await process.terminated() != nil { try? await emulator.shutdown() } }
         guard case .ready(let ready) = try await emulator.runtimeStart() else {
             throw BenchmarkError.runtimeFailed("\(workload.name) reported an init error")
         }

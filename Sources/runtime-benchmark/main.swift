@@ -5,17 +5,24 @@ import Foundation
 // Measures, for the C floor, echo-bootstrap (our loop, echo handler) and bootstrap (Define/Create/Verify), medians
 // over R interleaved rounds: init, init with a cold page cache (as root), first invocation, warm p50/p99,
 // throughput, CPU per invocation and peak RSS; then every figure as a ratio to the floor, beside the targets.
+//   .build/release/runtime-benchmark --soak N
+// Instead runs one bootstrap through N warm invocations (Define/Create/Verify, one emulator) and prints its RSS, peak
+// RSS and open file descriptors at 10k, 20k, 50k, 100k, … and N, then the RSS growth from 10k to N.
 
 let cpu = CPUAffinity.pinProcess(to: max(0, ProcessInfo.processInfo.activeProcessorCount - 1))
 let arguments = CommandLine.arguments
-func option(_ name: String, default value: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]),
-        number > 0
-    else { return value }
+/// The positive whole number after `name`; nil when `name` is absent; exits when the number is missing or not one.
+func option(_ name: String) -> Int? {
+    guard let index = arguments.firstIndex(of: name) else { return nil }
+    guard index + 1 < arguments.count, let number = Int(arguments[index + 1]), number > 0 else {
+        FileHandle.standardError.write(Data("runtime-benchmark: \(name) needs a positive whole number\n".utf8))
+        exit(2)
+    }
     return number
 }
-let invocations = option("--invocations", default: 2000)
-let rounds = option("--rounds", default: 5)
+let invocations = option("--invocations") ?? 2000
+let rounds = option("--rounds") ?? 5
+let soakInvocations = option("--soak")
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
@@ -31,46 +38,53 @@ func binary(_ name: String) throws -> String {
 
 do {
     let events = repository.appendingPathComponent("Events")
-    let verifyEvent = Array(try Data(contentsOf: events.appendingPathComponent("email-code/03-verify-right-code.json")))
     let outbox = scratch.appendingPathComponent("outbox.jsonl").path
-    var workloads = [
-        Workload.echo(name: "C floor", path: try binary("runtime-floor"), event: verifyEvent),
-        Workload.echo(name: "echo-bootstrap", path: try binary("echo-bootstrap"), event: verifyEvent),
-        try Workload.triggers(path: try binary("bootstrap"), events: events, outbox: outbox),
-    ]
-    // The same bootstrap with the limits across sign-ins on DynamoDB (moto on 127.0.0.1), when moto is installed.
-    let dynamoDB = LocalDynamoDB()
-    defer { dynamoDB?.stop() }
-    if let dynamoDB {
-        workloads.append(try Workload.triggers(
-            name: "bootstrap+DynamoDB", path: try binary("bootstrap"), events: events, outbox: outbox,
-            environment: dynamoDB.environment))
+    let bootstrap = try Workload.triggers(path: try binary("bootstrap"), events: events, outbox: outbox)
+    if let soakInvocations {
+        print("runtime-benchmark: soak of bootstrap, \(soakInvocations) warm invocations, pinned to CPU \(cpu)")
+        try await Soak(invocations: soakInvocations, outbox: outbox).run(bootstrap)
     } else {
-        print("runtime-benchmark: moto or boto3 is not installed, so the bootstrap with a DynamoDB state store is not measured")
-    }
-    let runner = Runner(invocations: invocations)
-    let cold = PageCache.canDrop
-    print("runtime-benchmark: \(rounds) rounds × \(workloads.count) runtimes × \(invocations) warm invocations, "
-        + "everything pinned to CPU \(cpu); cold-cache init \(cold ? "measured (root)" : "skipped (needs root)")")
-    var runs = [[Measurement]](repeating: [], count: workloads.count)
-    var coldInits = [[Duration]](repeating: [], count: workloads.count)
-    for round in 0..<rounds {
-        // Rotate the order each round so that no runtime always goes first.
-        for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
-            try? FileManager.default.removeItem(atPath: outbox)
-            runs[index].append(try await runner.measure(workloads[index]))
+        let verifyEvent = Array(try Data(contentsOf: events.appendingPathComponent("email-code/03-verify-right-code.json")))
+        var workloads = [
+            Workload.echo(name: "C floor", path: try binary("runtime-floor"), event: verifyEvent),
+            Workload.echo(name: "echo-bootstrap", path: try binary("echo-bootstrap"), event: verifyEvent),
+            bootstrap,
+        ]
+        // The same bootstrap with the limits across sign-ins on DynamoDB (moto on 127.0.0.1), when moto is installed.
+        let dynamoDB = LocalDynamoDB()
+        defer { dynamoDB?.stop() }
+        if let dynamoDB {
+            workloads.append(try Workload.triggers(
+                name: "bootstrap+DynamoDB", path: try binary("bootstrap"), events: events, outbox: outbox,
+                environment: dynamoDB.environment))
+        } else {
+            print("runtime-benchmark: moto or boto3 is not installed, so the bootstrap with a DynamoDB state store is not measured")
         }
-        print("  round \(round + 1) of \(rounds) done")
-    }
-    // Cold starts come after every warm run: dropping the page cache would make later warm starts partly cold.
-    for round in 0..<(cold ? rounds : 0) {
-        for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
-            coldInits[index].append(try await runner.measureColdInit(workloads[index]))
+        let runner = Runner(invocations: invocations)
+        let cold = PageCache.canDrop
+        print("runtime-benchmark: \(rounds) rounds × \(workloads.count) runtimes × \(invocations) warm invocations, "
+            + "everything pinned to CPU \(cpu); cold-cache init \(cold ? "measured (root)" : "skipped (needs root)")")
+        var runs = [[Measurement]](repeating: [], count: workloads.count)
+        var coldInits = [[Duration]](repeating: [], count: workloads.count)
+        for round in 0..<rounds {
+            // Rotate the order each round so that no runtime always goes first.
+            for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
+                try? FileManager.default.removeItem(atPath: outbox)
+                runs[index].append(try await runner.measure(workloads[index]))
+            }
+            print("  round \(round + 1) of \(rounds) done")
         }
+        // Cold starts come after every warm run: dropping the page cache would make later warm starts partly cold.
+        for round in 0..<(cold ? rounds : 0) {
+            for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
+                coldInits[index].append(try await runner.measureColdInit(workloads[index]))
+            }
+        }
+        let summaries = zip(runs, coldInits).map { Summary($0, coldInits: $1) }
+        print(Report(names: workloads.map(\.name), summaries: summaries, invocations: invocations).text)
     }
-    let summaries = zip(runs, coldInits).map { Summary($0, coldInits: $1) }
-    print(Report(names: workloads.map(\.name), summaries: summaries, invocations: invocations).text)
 } catch {
     FileHandle.standardError.write(Data("runtime-benchmark: \(error)\n".utf8))
+    try? FileManager.default.removeItem(at: scratch)  // `exit` skips the `defer` above.
     exit(1)
 }

@@ -131,9 +131,23 @@ public final class ChildProcess: Sendable {
     /// once it has ended); nil where neither is available.
     public var peakResidentKiB: Int? {
         if let termination { return termination.peakResidentKiB }
+        return statusKiB("VmHWM:") ?? termination?.peakResidentKiB
+    }
+
+    /// The process's resident memory now in KiB (`VmRSS`); nil once it has ended.
+    public var residentKiB: Int? { termination == nil ? statusKiB("VmRSS:") : nil }
+
+    /// How many file descriptors the process has open now (the entries of /proc/PID/fd); nil once it has ended.
+    public var openFileDescriptorCount: Int? {
+        guard termination == nil else { return nil }
+        return (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count
+    }
+
+    /// A figure in KiB from /proc/PID/status (`field` is `VmRSS:`, `VmHWM:`, …); nil where it cannot be read.
+    private func statusKiB(_ field: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return termination?.peakResidentKiB }
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
+        else { return nil }
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 
