@@ -1,6 +1,7 @@
 import Foundation
 import LosslessJSON
 import RuntimeAPIEmulator
+import TestSupport
 
 /// A built executable of this package (`bootstrap`, `echo-bootstrap`) run as a child process against an emulator.
 final class BootstrapProcess: @unchecked Sendable {
@@ -126,3 +127,20 @@ func invoke(_ emulator: RuntimeAPIEmulator, _ bytes: [UInt8]) async throws -> In
 }
 
 struct InvocationTimedOut: Error {}
+
+/// moto, the AWS API stand-in, on a free port of 127.0.0.1, and its base URL; stop it when done.
+func startMoto() throws -> (server: LocalServerProcess, endpoint: String) {
+    let port = LocalServerProcess.freePort()
+    do {
+        let server = try LocalServerProcess(
+            arguments: ["python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)], port: port)
+        return (server, "http://127.0.0.1:\(port)")
+    } catch {
+        throw MotoUnavailable(reason: "\(error)")
+    }
+}
+
+struct MotoUnavailable: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { "moto could not start; install it with `pip install 'moto[server]'` (CI does): \(reason)" }
+}

@@ -10,23 +10,14 @@ import Testing
 /// bootstrap → SES server → this test → Verify through the same bootstrap.
 @Suite struct SESDeliveryThroughBootstrapTests {
     @Test func aCodeSentThroughSESVerifies() async throws {
-        let port = LocalServerProcess.freePort()
-        let moto: LocalServerProcess
-        do {
-            moto = try LocalServerProcess(
-                arguments: ["python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)], port: port)
-        } catch {
-            Issue.record("moto's SES server could not start; install it with `pip install 'moto[server]'`: \(error)")
-            return
-        }
+        let (moto, endpoint) = try startMoto()
         defer { moto.stop() }
-        let endpoint = "http://127.0.0.1:\(port)"
         let http = try CurlSession()
         // Without INITIAL_NO_AUTH_ACTION_COUNT moto accepts any key; it reads the region from the signature.
         let identity = Array(#"{"EmailIdentity":"no-reply@example.com"}"#.utf8)
         let signed = SigV4Signer(credentials: Self.credentials, region: "eu-west-1", service: "ses").sign(
             SignableRequest(
-                method: "POST", host: "127.0.0.1:\(port)", path: "/v2/email/identities",
+                method: "POST", host: String(endpoint.dropFirst("http://".count)), path: "/v2/email/identities",
                 headers: [.init("Content-Type", "application/json")], body: identity),
             at: .now())
         let verified = try http.perform(HTTPRequest(

@@ -26,17 +26,8 @@ import Testing
     }
 
     @Test func aTextedCodeVerifiesAndTheEmailChannelStaysLocal() async throws {
-        let port = LocalServerProcess.freePort()
-        let moto: LocalServerProcess
-        do {
-            moto = try LocalServerProcess(
-                arguments: ["python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)], port: port)
-        } catch {
-            Issue.record("moto's SNS server could not start; install it with `pip install 'moto[server]'`: \(error)")
-            return
-        }
+        let (moto, endpoint) = try startMoto()
         defer { moto.stop() }
-        let endpoint = "http://127.0.0.1:\(port)"
         let outbox = BootstrapProcessTests.outboxPath()
         defer { unlink(outbox) }
 

@@ -1,4 +1,5 @@
 import ChallengeFlows
+import CognitoEvents
 import CognitoTriggers
 import Foundation
 import Synchronization
@@ -52,6 +53,23 @@ struct CorpusEvent: CustomTestStringConvertible, Sendable {
             "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outbox,
         ].merging(extra) { $1 }
     }
+}
+
+/// The Verify event Cognito sends after `create`: the same user and attributes, the private parameters Create
+/// returned, and `answer`.
+func verifyEvent(after create: CreateAuthChallengeEvent, answer: String) throws -> [UInt8] {
+    guard var event = create.json.objectValue, var request = event["request"]?.objectValue else {
+        throw CorpusError(message: "the Create event has no request")
+    }
+    request["challengeAnswer"] = .string(answer)
+    request["privateChallengeParameters"] = .object(JSONObject(
+        (create.response.privateChallengeParameters ?? [:]).map { ($0.key, .string($0.value)) }))
+    request["challengeName"] = nil
+    request["session"] = nil
+    event["triggerSource"] = .string(TriggerSource.verifyAuthChallengeResponse.rawValue)
+    event["request"] = .object(request)
+    event["response"] = [:]
+    return JSONValue.object(event).serialized()
 }
 
 struct CorpusError: Error, CustomStringConvertible {

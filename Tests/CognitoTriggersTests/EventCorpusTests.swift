@@ -58,23 +58,15 @@ import Testing
             return
         }
         let code = try #require(delivery.messages.first?.code)
-        let privateParameters = try #require(created.response.privateChallengeParameters)
-
         func verify(_ answer: String) throws -> Bool? {
-            var request = try #require(created.json.objectValue?["request"]?.objectValue)
-            request["challengeAnswer"] = .string(answer)
-            request["privateChallengeParameters"] = .object(JSONObject(privateParameters.map { ($0.key, .string($0.value)) }))
-            request["challengeName"] = nil
-            request["session"] = nil
-            var verifyEvent = try #require(created.json.objectValue)
-            verifyEvent["triggerSource"] = .string(TriggerSource.verifyAuthChallengeResponse.rawValue)
-            verifyEvent["request"] = .object(request)
-            verifyEvent["response"] = [:]
-            guard case .verify(let verified) = try handler.handle(JSONValue.object(verifyEvent).serialized()).event else { return nil }
+            guard case .verify(let verified) = try handler.handle(verifyEvent(after: created, answer: answer)).event else { return nil }
             return verified.response.answerCorrect
         }
         #expect(try verify(code) == true)
-        let wrong = String(code.map { $0 == "9" ? "0" : Character(String(Int(String($0))! + 1)) })
+        // Each digit of a code changed, or the last character of a link's token.
+        let wrong = code.allSatisfy(\.isNumber)
+            ? String(code.map { $0 == "9" ? "0" : Character(String(Int(String($0))! + 1)) })
+            : String(code.dropLast()) + (code.last == "A" ? "B" : "A")
         #expect(try verify(wrong) == false)
     }
 

@@ -43,17 +43,7 @@ struct SignInLimitsTests {
     }
 
     func verify(_ handler: CognitoTriggerHandler, _ create: CreateAuthChallengeEvent, answer: String) throws -> Bool {
-        var request = try #require(create.json.objectValue?["request"]?.objectValue)
-        request["challengeAnswer"] = .string(answer)
-        request["privateChallengeParameters"] = .object(JSONObject(
-            (create.response.privateChallengeParameters ?? [:]).map { ($0.key, .string($0.value)) }))
-        request["challengeName"] = nil
-        request["session"] = nil
-        var event = try #require(create.json.objectValue)
-        event["triggerSource"] = .string(TriggerSource.verifyAuthChallengeResponse.rawValue)
-        event["request"] = .object(request)
-        event["response"] = [:]
-        guard case .verify(let verified) = try handler.handle(JSONValue.object(event).serialized()).event else { return false }
+        guard case .verify(let verified) = try handler.handle(verifyEvent(after: create, answer: answer)).event else { return false }
         return verified.response.answerCorrect ?? false
     }
 
