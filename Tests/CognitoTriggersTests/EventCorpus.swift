@@ -55,6 +55,13 @@ struct CorpusEvent: CustomTestStringConvertible, Sendable {
     }
 }
 
+/// A clock a test moves by hand, starting at the corpus's time.
+final class TestClock: Sendable {
+    let seconds = Atomic<Int64>(CorpusEvent.now)
+    func advance(_ by: Int64) { seconds.add(by, ordering: .relaxed) }
+    var read: @Sendable () -> Int64 { { self.seconds.load(ordering: .relaxed) } }
+}
+
 /// The Verify event Cognito sends after `create`: the same user and attributes, the private parameters Create
 /// returned, and `answer`.
 func verifyEvent(after create: CreateAuthChallengeEvent, answer: String) throws -> [UInt8] {

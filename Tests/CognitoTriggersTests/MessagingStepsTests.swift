@@ -12,12 +12,6 @@ import Testing
 /// the corpus, a clock the test moves, and the in-memory state store where a test says so.
 @Suite("Messaging steps through the handler")
 struct MessagingStepsTests {
-    final class TestClock: Sendable {
-        let seconds = Atomic<Int64>(CorpusEvent.now)
-        func advance(_ by: Int64) { seconds.add(by, ordering: .relaxed) }
-        var read: @Sendable () -> Int64 { { self.seconds.load(ordering: .relaxed) } }
-    }
-
     static let linkTemplate = "https://app.example.com/sign-in?token={token}"
     static let phone = "+15555550100"
 

@@ -10,12 +10,6 @@ import Testing
 /// The limits across sign-ins, through the trigger handler with an in-memory store and a clock the test moves.
 @Suite("Limits across sign-ins (memory store, injected clock)")
 struct SignInLimitsTests {
-    final class TestClock: Sendable {
-        let seconds = Atomic<Int64>(CorpusEvent.now)
-        func advance(_ by: Int64) { seconds.add(by, ordering: .relaxed) }
-        var read: @Sendable () -> Int64 { { self.seconds.load(ordering: .relaxed) } }
-    }
-
     let clock = TestClock()
     let store = MemoryStateStore()
     let delivery = RecordingDelivery()
