@@ -11,7 +11,10 @@ import Testing
 
     @Test func corpusCoversEveryFlowAndTheInvalidEvents() throws {
         let folders = Set(try CorpusEvent.all().map { $0.name.split(separator: "/")[0] })
-        #expect(folders == ["email-code", "srp-email-code", "captcha", "captcha-email-code", "variants", "invalid"])
+        #expect(folders == [
+            "email-code", "srp-email-code", "captcha", "captcha-email-code", "sms-code", "email-or-sms-code", "magic-link",
+            "variants", "invalid",
+        ])
     }
 
     @Test(arguments: corpus)
@@ -63,8 +66,8 @@ import Testing
             return verified.response.answerCorrect
         }
         #expect(try verify(code) == true)
-        // Each digit of a code changed, or the last character of a link's token.
-        let wrong = code.allSatisfy(\.isNumber)
+        // A code with every digit changed; a sign-in link's token with its last character changed.
+        let wrong = code.allSatisfy(\.isASCII) && code.allSatisfy(\.isNumber)
             ? String(code.map { $0 == "9" ? "0" : Character(String(Int(String($0))! + 1)) })
             : String(code.dropLast()) + (code.last == "A" ? "B" : "A")
         #expect(try verify(wrong) == false)
