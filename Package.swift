@@ -4,6 +4,7 @@ import PackageDescription
 // Modules, from the inside out:
 //   LosslessJSON      JSON values that round-trip byte for byte (no Foundation)
 //   CognitoEvents     the three trigger events as typed, lossless value types
+//   PlainText         substring search and replace without _StringProcessing (keeps its regex engine out of bootstrap)
 //   ChallengeCrypto   OpenSSL: CSPRNG, SHA-256, HMAC, constant-time compare; base64url
 //   MagicLinkToken    signed, expiring sign-in link tokens and the link URL (pure)
 //   CognitoTokens     RS256 JWTs and the JWKS as Cognito issues them, for a local user pool
@@ -64,25 +65,26 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "LosslessJSON"),
+        .target(name: "PlainText"),
         .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL"]),
         .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto"]),
-        .target(name: "MagicLinkToken", dependencies: ["ChallengeCrypto"]),
+        .target(name: "MagicLinkToken", dependencies: ["PlainText", "ChallengeCrypto"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
-        .target(name: "EmailDelivery", dependencies: ["ChallengeFlows", "AWSSigV4", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "SMSDelivery", dependencies: ["ChallengeFlows", "EmailDelivery", "AWSSigV4", "CurlHTTP"]),
+        .target(name: "EmailDelivery", dependencies: ["PlainText", "ChallengeFlows", "AWSSigV4", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "SMSDelivery", dependencies: ["PlainText", "ChallengeFlows", "EmailDelivery", "AWSSigV4", "CurlHTTP"]),
         .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
         .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
-        .target(name: "CaptchaVerification", dependencies: ["CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "CaptchaVerification", dependencies: ["PlainText", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ParameterStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
-            dependencies: [
+            dependencies: ["PlainText", 
                 "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
                 "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
                 "MagicLinkChallenge", "MagicLinkToken",

@@ -3,6 +3,7 @@ import CurlHTTP
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import PlainText
 #endif
 
 /// Everything ``SiteverifyClient`` needs to check tokens of one site, read once from the environment at start-up.
@@ -62,7 +63,7 @@ public struct CaptchaProviderConfiguration: Sendable, Equatable {
             self = try Self.read(reader)
         } catch {
             guard let secret = reader.value("CAPTCHA_SECRET") else { throw error }
-            throw CaptchaConfigurationError(variable: error.variable, problem: error.problem.replacing(secret, with: "[secret]"))
+            throw CaptchaConfigurationError(variable: error.variable, problem: error.problem.replacingText(secret, with: "[secret]"))
         }
     }
 

@@ -1,3 +1,4 @@
+import PlainText
 /// Makes text that came from the provider (or from libcurl) safe to log: the token and the secret become `[token]`
 /// and `[secret]`, control characters `?`, double quotes `'`, and the text is cut to ``maximumLength`` characters.
 struct ProviderTextMask {
@@ -7,8 +8,8 @@ struct ProviderTextMask {
 
     func apply(_ text: String) -> String {
         var masked = text
-        if !secret.isEmpty { masked = masked.replacing(secret, with: "[secret]") }
-        if !token.isEmpty { masked = masked.replacing(token, with: "[token]") }
+        if !secret.isEmpty { masked = masked.replacingText(secret, with: "[secret]") }
+        if !token.isEmpty { masked = masked.replacingText(token, with: "[token]") }
         var scalars = String.UnicodeScalarView()
         for scalar in masked.unicodeScalars.prefix(Self.maximumLength) {
             scalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? "?" : scalar == "\"" ? "'" : scalar)

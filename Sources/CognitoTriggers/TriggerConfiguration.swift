@@ -7,6 +7,7 @@ import MagicLinkChallenge
 import MagicLinkToken
 import SMSChallenge
 import SMSDelivery
+import PlainText
 
 /// Everything the triggers need, read once from the environment at start-up.
 public struct TriggerConfiguration: Sendable {
@@ -233,7 +234,7 @@ public enum CaptchaCatalog {
                   let answer = element.objectValue?["answer"]?.stringValue, !answer.isEmpty
             else { throw invalid("entry \(position) needs string fields imageURL and answer") }
             let spelledAnswer = CaptchaStep.normalize(answer)
-            guard !CaptchaStep.normalize(imageURL).contains(spelledAnswer) else {
+            guard !CaptchaStep.normalize(imageURL).containsText(spelledAnswer) else {
                 throw invalid("the URL of entry \(position) contains its own answer, so a bot can read it off; give images opaque names")
             }
             entries.append(CaptchaEntry(imageURL: imageURL, answer: answer))

@@ -6,6 +6,7 @@ import Darwin
 
 import AWSSigV4
 import CurlHTTP
+import PlainText
 
 /// Everything ``SESCodeDelivery`` needs, read once from the environment at start-up.
 public struct SESConfiguration: Sendable, Equatable {

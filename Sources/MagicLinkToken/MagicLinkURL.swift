@@ -1,3 +1,4 @@
+import PlainText
 /// The sign-in link a token goes into: a URL template with `{token}` where the token belongs, such as
 /// `https://app.example.com/sign-in?token={token}`.
 ///
@@ -26,7 +27,7 @@ public struct MagicLinkURL: Sendable, Equatable {
 
     /// The link for a token: every `{token}` replaced by it.
     public func render(token: String) -> String {
-        template.replacing(Self.placeholder, with: token)
+        template.replacingText(Self.placeholder, with: token)
     }
 
     /// Checks `template` and renders the link for `token` in one step.
@@ -40,7 +41,7 @@ public struct MagicLinkURL: Sendable, Equatable {
         guard !template.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
             throw .invalid(template: template, problem: "contains spaces or control characters")
         }
-        guard !template.contains("\\") else {
+        guard !template.containsText("\\") else {
             throw .invalid(template: template, problem: "contains a backslash, which browsers read as a slash")
         }
         let lowered = template.lowercased()
@@ -53,7 +54,7 @@ public struct MagicLinkURL: Sendable, Equatable {
         guard !authority.contains("@") else {
             throw .invalid(template: template, problem: "carries a user name or password before its host")
         }
-        guard !authority.contains(placeholder) else {
+        guard !authority.containsText(placeholder) else {
             throw .invalid(template: template, problem: "puts {token} in the host")
         }
         let host = authority.hasPrefix("[") ? authority : authority.prefix { $0 != ":" }
@@ -61,7 +62,7 @@ public struct MagicLinkURL: Sendable, Equatable {
         guard isHTTPS || localHosts.contains(host.lowercased()) else {
             throw .invalid(template: template, problem: "uses plain http to \(host), which is allowed only for localhost and 127.0.0.1")
         }
-        guard afterScheme.dropFirst(authority.count).contains(placeholder) else {
+        guard afterScheme.dropFirst(authority.count).containsText(placeholder) else {
             throw .invalid(template: template, problem: "has no {token} placeholder, so the link would not carry the token")
         }
     }

@@ -1,4 +1,5 @@
 import AWSSigV4
+import PlainText
 
 /// The `application/x-www-form-urlencoded` body of a Query-protocol request, encoded as the AWS SDKs encode it:
 /// every byte outside `A-Z a-z 0-9 - . _ ~` as `%XX`, except spaces, which become `+`.
@@ -12,6 +13,6 @@ enum QueryForm {
 
     /// Percent-encoding turns a space into `%20`, and no other input into that text (a `%` becomes `%25`).
     private static func encode(_ text: String) -> String {
-        URIEncoding.encode(text).replacing("%20", with: "+")
+        URIEncoding.encode(text).replacingText("%20", with: "+")
     }
 }

@@ -1,4 +1,5 @@
 import EmailDelivery
+import PlainText
 
 /// The text of a code SMS: a template with `{code}` and, if wanted, `{minutes}` (whole minutes the code stays
 /// valid, at least 1); any other text, braces included, is kept as written.
@@ -15,7 +16,7 @@ public struct SMSText: Sendable, Equatable {
 
     /// Refuses a template without `{code}`, which would send a message without the code.
     public init(template: String) throws(SNSConfigurationError) {
-        guard template.contains(Self.placeholder) else {
+        guard template.containsText(Self.placeholder) else {
             throw SNSConfigurationError(
                 variable: "SMS_TEXT_TEMPLATE", problem: "has no {code} placeholder, so the text message would not carry the code")
         }

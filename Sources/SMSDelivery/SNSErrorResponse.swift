@@ -1,4 +1,5 @@
 import CurlHTTP
+import PlainText
 
 /// An error answer from SNS: the HTTP status, and the `<Type>`, `<Code>` and `<Message>` of its
 /// `<ErrorResponse><Error>` XML.
@@ -23,7 +24,7 @@ public struct SNSErrorResponse: Sendable, Equatable, CustomStringConvertible {
     /// masked, and the message is cut to a few hundred characters.
     init(_ response: HTTPResponse, masking secret: String) {
         let message = XMLText.firstElement("Message", in: response.body)
-            .map { secret.isEmpty ? $0 : $0.replacing(secret, with: "[code]") }
+            .map { secret.isEmpty ? $0 : $0.replacingText(secret, with: "[code]") }
             .map { String($0.prefix(300)) }
         self.init(
             status: response.status, type: XMLText.firstElement("Type", in: response.body),

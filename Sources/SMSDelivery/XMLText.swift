@@ -1,3 +1,4 @@
+import PlainText
 /// Just enough XML for the Query protocol's small answers: the text of the first element with a given name.
 enum XMLText {
     /// The text inside the first `<name>…</name>` (namespace prefixes and attributes allowed on the start tag), with
@@ -5,14 +6,14 @@ enum XMLText {
     static func firstElement(_ name: String, in body: [UInt8]) -> String? {
         let document = String(decoding: body, as: UTF8.self)
         var rest = document[...]
-        while let open = rest.firstRange(of: "<") {
+        while let open = rest.textRange(of: "<") {
             let afterOpen = rest[open.upperBound...]
             guard let close = afterOpen.firstIndex(of: ">") else { return nil }
             let tag = afterOpen[..<close]
             rest = afterOpen[afterOpen.index(after: close)...]
             let tagName = tag.prefix { !" \t\r\n/".contains($0) }
             guard !tag.hasSuffix("/"), tagName.split(separator: ":").last.map(String.init) == name else { continue }
-            guard let end = rest.firstRange(of: "</\(tagName)>") else { return nil }
+            guard let end = rest.textRange(of: "</\(tagName)>") else { return nil }
             return decodeEntities(rest[..<end.lowerBound])
         }
         return nil
