@@ -37,6 +37,7 @@ struct GenerateEvent: AsyncParsableCommand {
     @Flag(help: "Print compact JSON instead of indented.")
     var raw = false
 
+    @OptionGroup var clientMetadata: ClientMetadataOptions
     @OptionGroup var configuration: ConfigurationOptions
 
     func validate() throws {
@@ -54,7 +55,7 @@ struct GenerateEvent: AsyncParsableCommand {
             let local = try configuration.load()
             let table = try users.map(LocalUserTable.load(path:)) ?? .embedded
             let identity = table.user(named: user)?.identity ?? .unknownUser(user)
-            let generator = try EventGenerator(configuration: local, identity: identity)
+            let generator = try EventGenerator(configuration: local, identity: identity, clientMetadata: clientMetadata.metadata)
             let tokens: [EventGenerator.SessionToken]
             if let session {
                 tokens = session.split(separator: ",").compactMap { EventGenerator.SessionToken(parsing: String($0)) }

@@ -42,6 +42,31 @@ struct ConfigurationOptions: ParsableArguments {
     }
 }
 
+/// The app's `ClientMetadata`, passed in the request of the events a command builds.
+struct ClientMetadataOptions: ParsableArguments {
+    @Option(name: .customLong("client-metadata"), help: ArgumentHelp("One ClientMetadata entry in the events' request, e.g. channel=sms for email-or-sms-code (repeatable).", valueName: "KEY=VALUE"))
+    var entries: [String] = []
+
+    func validate() throws {
+        for entry in entries where !entry.contains("=") || entry.hasPrefix("=") {
+            throw ValidationError("--client-metadata expects KEY=VALUE, got \"\(entry)\"")
+        }
+    }
+
+    /// The entries, the last one for a key winning; empty when none were given.
+    var map: [String: String] {
+        var values: [String: String] = [:]
+        for entry in entries {
+            let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return values
+    }
+
+    /// The map, or nil (no `clientMetadata` in the events) when no entry was given.
+    var metadata: [String: String]? { entries.isEmpty ? nil : map }
+}
+
 /// Where the function runs: in this process, or in a built bootstrap behind a local Runtime API.
 struct TransportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Run the function in this built bootstrap executable behind a local Runtime API (e.g. .build/debug/bootstrap).", valueName: "path"))

@@ -8,8 +8,9 @@ struct SignIn: AsyncParsableCommand {
         abstract: "Walk a whole sign-in the way Cognito drives the triggers, with a transcript of every step.",
         discussion: """
             Interactive by default: asks for the code (shown as delivered to the local outbox) or the CAPTCHA text. \
-            With --answers the answers come from the list: @outbox is the code that was delivered, @captcha the \
-            CAPTCHA's answer from the catalog. Exit status 0 when tokens are issued, 1 when authentication fails.
+            With --answers the answers come from the list: @outbox is the code (email or text message) or the \
+            sign-in link's token that was delivered, @captcha the CAPTCHA's answer from the catalog. \
+            --client-metadata channel=sms picks the text message for email-or-sms-code. Exit status 0 when tokens are issued, 1 when authentication fails.
             """)
 
     @Option(help: ArgumentHelp("Who signs in.", valueName: "name"))
@@ -21,9 +22,10 @@ struct SignIn: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Answers in order, comma-separated, instead of asking: e.g. 000000,@outbox.", valueName: "a,b,…"))
     var answers: String?
 
-    @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\"}] (default: jane / Correct-Horse-9).", valueName: "file"))
+    @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\", \"phoneNumber\"}] (default: jane / Correct-Horse-9).", valueName: "file"))
     var users: String?
 
+    @OptionGroup var clientMetadata: ClientMetadataOptions
     @OptionGroup var configuration: ConfigurationOptions
     @OptionGroup var transport: TransportOptions
 
@@ -34,7 +36,8 @@ struct SignIn: AsyncParsableCommand {
             let console = configuration.console
             let source: any AnswerSource = answers.map { ScriptedAnswers($0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) }
                 ?? PromptedAnswers(style: console.style)
-            let settings = SignInSettings(configuration: local, userName: user, password: password, users: table)
+            let settings = SignInSettings(
+                configuration: local, userName: user, password: password, users: table, clientMetadata: clientMetadata.map)
             return try await using(transport.makeTransport(local)) { transport async throws(InvokerError) in
                 try await SignInDriver(transport: transport, settings: settings, answers: source, console: console).run()
             }

@@ -96,6 +96,37 @@ struct CommandLineTests {
         #expect(result.stdout.contains("delivered to a***@e***.org: "))
     }
 
+    @Test("sign-in --client-metadata channel=sms texts the code for email-or-sms-code; magic-link signs in with the token", arguments: [
+        (["--flow", "email-or-sms-code", "--client-metadata", "channel=sms"], "📱 texted to "),
+        (["--flow", "magic-link"], "✉ sign-in link delivered to j***@e***.com: http://localhost:3000/sign-in?token="),
+    ])
+    func signInByTextAndLink(arguments: [String], note: String) async throws {
+        let result = try await Self.cognitoLocal(["sign-in", "--answers", "@outbox", "--no-color"] + arguments)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains(note), "\(result.stdout)")
+        #expect(result.stdout.contains("Signed in as jane"))
+    }
+
+    @Test("generate-event and invoke put --client-metadata in the event's request")
+    func clientMetadataFlag() async throws {
+        let generated = try await Self.cognitoLocal([
+            "generate-event", "--trigger", "create", "--flow", "email-or-sms-code", "--client-metadata", "channel=sms", "--raw",
+        ])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let request = try JSONValue(parsing: Array(generated.stdout.utf8)).objectValue?["request"]?.objectValue
+        #expect(request?["clientMetadata"] == ["channel": "sms"])
+        #expect(request?["userAttributes"]?.objectValue?["phone_number"] == .string(LocalDefaults.phoneNumber))
+        let invoked = try await Self.cognitoLocal([
+            "invoke", "--raw", "--flow", "email-or-sms-code", "--client-metadata", "channel=email", "--client-metadata", "app=web", "-",
+        ], input: generated.stdout)
+        #expect(invoked.status == 0, "\(invoked.stderr)")
+        let response = try JSONValue(parsing: Array(invoked.stdout.utf8)).objectValue
+        #expect(response?["request"]?.objectValue?["clientMetadata"] == ["app": "web", "channel": "email"])
+        #expect(response?["response"]?.objectValue?["publicChallengeParameters"]?.objectValue?["channel"] == "email", "the flag wins")
+        let refused = try await Self.cognitoLocal(["sign-in", "--client-metadata", "channel"])
+        #expect(refused.status == CommandExitStatus.usage.rawValue)
+    }
+
     @Test("generate-event output invokes through standard input")
     func generateThenInvoke() async throws {
         let generated = try await Self.cognitoLocal(["generate-event", "--trigger", "verify", "--flow", "captcha", "-e", "ALLOW_CAPTCHA_ONLY_SIGN_IN=true"])

@@ -1,6 +1,8 @@
 import ChallengeFlows
 import CognitoEvents
+import Foundation
 import Invoker
+import LosslessJSON
 import Testing
 
 /// Scripted sign-ins through the real triggers in this process.
@@ -16,11 +18,13 @@ struct SignInTests {
     struct Run {
         let result: Result<SignInResult, InvokerError>
         let transcript: String
+        /// The lines of the outbox file, as JSON objects.
+        var outbox: [JSONObject] = []
     }
 
     static func signIn(
         flow: String, answers: [String], password: String? = LocalDefaults.password, user: String = LocalDefaults.userName,
-        transport: ((LocalConfiguration) throws -> any TriggerTransport)? = nil
+        clientMetadata: [String: String] = [:], transport: ((LocalConfiguration) throws -> any TriggerTransport)? = nil
     ) async throws -> Run {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -32,7 +36,7 @@ struct SignInTests {
         let captured = CapturedConsole()
         let driver = SignInDriver(
             transport: transport,
-            settings: SignInSettings(configuration: configuration, userName: user, password: password),
+            settings: SignInSettings(configuration: configuration, userName: user, password: password, clientMetadata: clientMetadata),
             answers: ScriptedAnswers(answers), console: captured.console)
         let result: Result<SignInResult, InvokerError>
         do {
@@ -41,7 +45,9 @@ struct SignInTests {
             result = .failure(error)
         }
         await transport.shutdown()
-        return Run(result: result, transcript: captured.output)
+        let outbox = try (FileManager.default.contents(atPath: scratch.path("outbox.jsonl")) ?? Data())
+            .split(separator: UInt8(ascii: "\n")).compactMap { try JSONValue(parsing: Array($0)).objectValue }
+        return Run(result: result, transcript: captured.output, outbox: outbox)
     }
 
     @Test("right answers issue tokens", arguments: flows)

@@ -24,6 +24,15 @@ public struct LocalConfiguration: Sendable {
         }
     }
 
+    /// The outbox file text messages are delivered to (`SMS_DELIVERY=outbox`, by default the email outbox); nil when
+    /// the flow texts nothing or texts go out through Amazon SNS.
+    public var smsOutboxPath: String? {
+        switch triggers.smsDelivery {
+        case .outbox(let path)?: path
+        case .sns?, nil: nil
+        }
+    }
+
     /// The CAPTCHA images and answers in force (the configured catalog, or the embedded one).
     public var captchas: [CaptchaEntry] { triggers.captchas }
     /// True when a CAPTCHA provider's siteverify is stood in for locally (``SiteverifyStandIn``).

@@ -25,11 +25,15 @@ public struct EventIdentity: Sendable, Equatable {
         self.clientId = clientId
     }
 
-    /// A confirmed user with a verified email address, the attributes Cognito sends for one.
-    public static func confirmedUser(_ userName: String, email: String, sub: String) -> Self {
-        EventIdentity(
-            userName: userName,
-            userAttributes: ["sub": sub, "email_verified": "true", "cognito:user_status": "CONFIRMED", "email": email])
+    /// A confirmed user with a verified email address (and a verified phone number when given), the attributes
+    /// Cognito sends for one.
+    public static func confirmedUser(_ userName: String, email: String, sub: String, phoneNumber: String? = nil) -> Self {
+        var attributes = ["sub": sub, "email_verified": "true", "cognito:user_status": "CONFIRMED", "email": email]
+        if let phoneNumber {
+            attributes["phone_number"] = phoneNumber
+            attributes["phone_number_verified"] = "true"
+        }
+        return EventIdentity(userName: userName, userAttributes: attributes)
     }
 
     /// A user the pool does not have: no attributes, `userNotFound: true`.
@@ -39,25 +43,35 @@ public struct EventIdentity: Sendable, Equatable {
 }
 
 /// Builds trigger events in the shape Cognito sends (the same as the files under Events/): the common header,
-/// the trigger's request, and a response whose fields are present and null.
+/// the trigger's request, and a response whose fields are present and null. `clientMetadata` (the app's
+/// `ClientMetadata`) is in the request when given, and absent otherwise.
 public enum EventFactory {
-    public static func define(_ identity: EventIdentity, session: [SessionEntry]) -> JSONValue {
-        event(identity, trigger: .defineAuthChallenge, request: [
-            "userAttributes": attributes(identity),
-            "session": .array(session.map(\.json)),
-            "userNotFound": .bool(identity.userNotFound),
-        ], response: ["challengeName": nil, "issueTokens": nil, "failAuthentication": nil])
+    public static func define(
+        _ identity: EventIdentity, session: [SessionEntry], clientMetadata: [String: String]? = nil
+    ) -> JSONValue {
+        var request = JSONObject([
+            ("userAttributes", attributes(identity)),
+            ("session", .array(session.map(\.json))),
+        ])
+        if let clientMetadata { request["clientMetadata"] = stringMap(clientMetadata) }
+        request["userNotFound"] = .bool(identity.userNotFound)
+        return event(identity, trigger: .defineAuthChallenge, request: .object(request),
+                     response: ["challengeName": nil, "issueTokens": nil, "failAuthentication": nil])
     }
 
     public static func create(
-        _ identity: EventIdentity, session: [SessionEntry], challengeName: ChallengeName = .customChallenge
+        _ identity: EventIdentity, session: [SessionEntry], challengeName: ChallengeName = .customChallenge,
+        clientMetadata: [String: String]? = nil
     ) -> JSONValue {
-        event(identity, trigger: .createAuthChallenge, request: [
-            "userAttributes": attributes(identity),
-            "challengeName": .string(challengeName.rawValue),
-            "session": .array(session.map(\.json)),
-            "userNotFound": .bool(identity.userNotFound),
-        ], response: ["publicChallengeParameters": nil, "privateChallengeParameters": nil, "challengeMetadata": nil])
+        var request = JSONObject([
+            ("userAttributes", attributes(identity)),
+            ("challengeName", .string(challengeName.rawValue)),
+            ("session", .array(session.map(\.json))),
+        ])
+        if let clientMetadata { request["clientMetadata"] = stringMap(clientMetadata) }
+        request["userNotFound"] = .bool(identity.userNotFound)
+        return event(identity, trigger: .createAuthChallenge, request: .object(request),
+                     response: ["publicChallengeParameters": nil, "privateChallengeParameters": nil, "challengeMetadata": nil])
     }
 
     public static func verify(
@@ -89,7 +103,7 @@ public enum EventFactory {
 
     /// Attributes in the order Cognito lists them (`sub` first), the rest sorted.
     private static func attributes(_ identity: EventIdentity) -> JSONValue {
-        let order = ["sub", "email_verified", "cognito:user_status", "email"]
+        let order = ["sub", "email_verified", "cognito:user_status", "phone_number_verified", "phone_number", "email"]
         let known = order.compactMap { key in identity.userAttributes[key].map { (key, JSONValue.string($0)) } }
         let others = identity.userAttributes.filter { !order.contains($0.key) }.sorted { $0.key < $1.key }
             .map { ($0.key, JSONValue.string($0.value)) }

@@ -74,10 +74,15 @@ public final class EventGenerator {
     private let codes = CapturedCodes()
     private let configuration: LocalConfiguration
     private let identity: EventIdentity
+    /// The app's `ClientMetadata`, in every event (and every Create run on the way); nil leaves it out.
+    private let clientMetadata: [String: String]?
 
-    public init(configuration: LocalConfiguration, identity: EventIdentity) throws(InvokerError) {
+    public init(
+        configuration: LocalConfiguration, identity: EventIdentity, clientMetadata: [String: String]? = nil
+    ) throws(InvokerError) {
         self.configuration = configuration
         self.identity = identity
+        self.clientMetadata = clientMetadata
         transport = try InProcessTransport(configuration: configuration, delivery: codes)
     }
 
@@ -117,22 +122,23 @@ public final class EventGenerator {
         }
         switch trigger {
         case .define:
-            return Generated(event: EventFactory.define(identity, session: session), rightAnswer: nil)
+            return Generated(event: EventFactory.define(identity, session: session, clientMetadata: clientMetadata), rightAnswer: nil)
         case .create:
-            return Generated(event: EventFactory.create(identity, session: session), rightAnswer: nil)
+            return Generated(event: EventFactory.create(identity, session: session, clientMetadata: clientMetadata), rightAnswer: nil)
         case .verify:
             let issued = try await create(session)
             let right = rightAnswer(to: issued.response.publicChallengeParameters ?? [:])
             let event = EventFactory.verify(
                 identity, privateChallengeParameters: issued.response.privateChallengeParameters ?? [:],
-                answer: answer ?? right ?? "000000")
+                answer: answer ?? right ?? "000000", clientMetadata: clientMetadata)
             return Generated(event: event, rightAnswer: right)
         }
     }
 
     /// Runs Create for the session, as Cognito would after Define named CUSTOM_CHALLENGE.
     private func create(_ session: [SessionEntry]) async throws(InvokerError) -> CreateAuthChallengeEvent {
-        let invocation = await transport.invoke(EventFactory.create(identity, session: session).serialized())
+        let invocation = await transport.invoke(
+            EventFactory.create(identity, session: session, clientMetadata: clientMetadata).serialized())
         switch invocation.outcome {
         case .response(let bytes):
             guard case .create(let event)? = try? AuthChallengeEvent(parsing: bytes) else {
@@ -148,7 +154,9 @@ public final class EventGenerator {
 
     private func rightAnswer(to parameters: [String: String]) -> String? {
         switch parameters["challenge"] {
-        case ChallengeKind.emailCode.rawValue?: codes.latest(for: identity.userName)
+        // A delivered answer (an email or text-message code, a sign-in link's token): the one just captured.
+        case let kind? where configuration.flow.steps.contains(where: { $0.kind.rawValue == kind && $0.deliversAnswer }):
+            codes.latest(for: identity.userName)
         case ChallengeKind.captcha.rawValue? where parameters["provider"] != nil:
             // A widget token: one the local siteverify stand-in accepts, unique so that it is not a second use.
             configuration.usesLocalSiteverify ? "\(SiteverifyStandIn.passingToken).\(UInt64.random(in: 0...UInt64.max))" : nil

@@ -8,17 +8,22 @@ public struct EventInvoker {
     public let console: Console
     /// Compact JSON instead of indented.
     public let raw: Bool
+    /// Entries set in the event's `request.clientMetadata` (over those it has) before it is invoked; nil leaves the
+    /// event as it is.
+    public let clientMetadata: [String: String]?
 
-    public init(transport: any TriggerTransport, console: Console, raw: Bool) {
+    public init(transport: any TriggerTransport, console: Console, raw: Bool, clientMetadata: [String: String]? = nil) {
         self.transport = transport
         self.console = console
         self.raw = raw
+        self.clientMetadata = clientMetadata
     }
 
     /// Runs the event at `path` (`-` for standard input). Throws for anything but a response, after printing what
     /// Lambda would have returned (the error payload).
     public func invoke(path: String) async throws(InvokerError) {
-        let event = try EventFile.read(path)
+        var event = try EventFile.read(path)
+        if let clientMetadata { event = try Self.setting(clientMetadata, in: event, path: path) }
         let trigger = (try? JSONValue(parsing: event))?.objectValue?["triggerSource"]?.stringValue
             .flatMap(TriggerSource.init(eventValue:))?.shortName ?? "(no triggerSource)"
         let invocation = try await transport.invoke(event)
@@ -49,6 +54,18 @@ public struct EventInvoker {
             report(invocation)
             throw .bootstrapCrashed("it exited while handling the event (\(status))")
         }
+    }
+
+    /// The event with `entries` set in `request.clientMetadata` (added when absent).
+    static func setting(_ entries: [String: String], in event: [UInt8], path: String) throws(InvokerError) -> [UInt8] {
+        guard var object = (try? JSONValue(parsing: event))?.objectValue, var request = object["request"]?.objectValue else {
+            throw .usage("--client-metadata needs an event with a request object (\(path == "-" ? "standard input" : path) has none)")
+        }
+        var metadata = request["clientMetadata"]?.objectValue ?? JSONObject()
+        for (key, value) in entries.sorted(by: { $0.key < $1.key }) { metadata[key] = .string(value) }
+        request["clientMetadata"] = .object(metadata)
+        object["request"] = .object(request)
+        return JSONValue.object(object).serialized()
     }
 
     private func report(_ invocation: Invocation) {

@@ -10,6 +10,11 @@ public enum Question: Sendable, Equatable {
     case password(userName: String)
     /// The code sent by email; `delivered` is the code found in the local outbox, if any.
     case emailCode(destination: String, delivered: String?)
+    /// The code sent by text message; `delivered` is the code found in the local outbox, if any.
+    case smsCode(destination: String, delivered: String?)
+    /// The token of the sign-in link sent by email (the app submits it as the answer); `delivered` is the token
+    /// found in the local outbox, if any.
+    case signInLink(destination: String, delivered: String?)
     /// The text in a CAPTCHA image; `catalogAnswer` is its answer in the configured catalog, if known.
     case captcha(imageURL: String, catalogAnswer: String?)
     /// A custom challenge this tool does not recognise: its public parameters.
@@ -19,7 +24,8 @@ public enum Question: Sendable, Equatable {
     var label: String {
         switch self {
         case .password: "password"
-        case .emailCode: "code"
+        case .emailCode, .smsCode: "code"
+        case .signInLink: "link token"
         case .captcha: "CAPTCHA text"
         case .custom: "answer"
         }
@@ -34,8 +40,8 @@ public protocol AnswerSource: AnyObject {
     var isInteractive: Bool { get }
 }
 
-/// Answers from a list, for tests and CI. Two special answers: `@outbox` is the code delivered to the local
-/// outbox, and `@captcha` is the CAPTCHA's answer from the catalog.
+/// Answers from a list, for tests and CI. Two special answers: `@outbox` is the code (email or text message) or the
+/// sign-in link's token delivered to the local outbox, and `@captcha` is the CAPTCHA's answer from the catalog.
 public final class ScriptedAnswers: AnswerSource {
     public static let deliveredCode = "@outbox"
     public static let catalogAnswer = "@captcha"
@@ -51,7 +57,9 @@ public final class ScriptedAnswers: AnswerSource {
         if case .password = question { return nil }
         guard let answer = remaining.popFirst() else { return nil }
         switch (answer, question) {
-        case (Self.deliveredCode, .emailCode(_, let delivered?)): return delivered
+        case (Self.deliveredCode, .emailCode(_, let delivered?)), (Self.deliveredCode, .smsCode(_, let delivered?)),
+             (Self.deliveredCode, .signInLink(_, let delivered?)):
+            return delivered
         case (Self.catalogAnswer, .captcha(_, let known?)): return known
         default: return answer
         }

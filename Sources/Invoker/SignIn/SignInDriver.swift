@@ -10,22 +10,30 @@ public struct SignInSettings: Sendable {
     public var users: LocalUserTable
     public var flow: SignInFlow
     public var policy: ChallengePolicy
-    /// Where delivered codes can be read; nil when they go out by email.
+    /// Where delivered codes and sign-in links can be read; nil when they go out by email.
     public var outboxPath: String?
+    /// Where texted codes can be read (usually the same file); nil when they go out through Amazon SNS, or the flow
+    /// texts nothing.
+    public var smsOutboxPath: String?
+    /// The app's `ClientMetadata` (e.g. `channel=sms` for `email-or-sms-code`), in the request of every Define,
+    /// Create and Verify event; empty leaves it out of the events.
+    public var clientMetadata: [String: String]
     public var captchas: [CaptchaEntry]
     /// A widget token the local siteverify stand-in accepts, when the CAPTCHA provider is stood in for.
     public var passingWidgetToken: String?
 
     public init(
         configuration: LocalConfiguration, userName: String = LocalDefaults.userName, password: String? = nil,
-        users: LocalUserTable = .embedded
+        users: LocalUserTable = .embedded, clientMetadata: [String: String] = [:]
     ) {
         self.userName = userName
         self.password = password
         self.users = users
+        self.clientMetadata = clientMetadata
         flow = configuration.flow
         policy = configuration.triggers.policy
         outboxPath = configuration.outboxPath
+        smsOutboxPath = configuration.smsOutboxPath
         captchas = configuration.captchas
         passingWidgetToken = configuration.usesLocalSiteverify ? SiteverifyStandIn.passingToken : nil
     }
@@ -72,20 +80,21 @@ public final class SignInDriver {
         let user = settings.users.user(named: settings.userName)
         let identity = user?.identity ?? .unknownUser(settings.userName)
         var session: [SessionEntry] = []
-        var outbox = OutboxWatcher(path: settings.outboxPath)
+        var outbox = OutboxWatcher(paths: [settings.outboxPath, settings.smsOutboxPath])
+        let metadata = settings.clientMetadata.isEmpty ? nil : settings.clientMetadata
         var codeInForce: String?
 
         printHeader(user: user)
         if settings.flow.startsWithPassword {
-            client("InitiateAuth  AuthFlow=CUSTOM_AUTH  USERNAME=\(settings.userName)  SRP_A=…  CHALLENGE_NAME=SRP_A")
+            client("InitiateAuth  AuthFlow=CUSTOM_AUTH  USERNAME=\(settings.userName)  SRP_A=…  CHALLENGE_NAME=SRP_A\(clientMetadataText)")
             note("Cognito records SRP_A ✓ (the SRP exchange itself is not run locally)")
             session.append(SessionEntry(challengeName: .srpA, challengeResult: true))
         } else {
-            client("InitiateAuth  AuthFlow=CUSTOM_AUTH  USERNAME=\(settings.userName)")
+            client("InitiateAuth  AuthFlow=CUSTOM_AUTH  USERNAME=\(settings.userName)\(clientMetadataText)")
         }
 
         for _ in 0..<Self.defineCallLimit {
-            let define = try await call(.defineAuthChallenge, EventFactory.define(identity, session: session),
+            let define = try await call(.defineAuthChallenge, EventFactory.define(identity, session: session, clientMetadata: metadata),
                                         detail: "session: \(Self.describe(session))")
             guard case .define(let decision) = define else { preconditionFailure("call checks the trigger") }
             switch DefineDecision(decision.response) {
@@ -96,7 +105,7 @@ public final class SignInDriver {
             case .challenge(.passwordVerifier)?:
                 session.append(try checkPassword(user: user))
             case .challenge(.customChallenge)?:
-                let create = try await call(.createAuthChallenge, EventFactory.create(identity, session: session),
+                let create = try await call(.createAuthChallenge, EventFactory.create(identity, session: session, clientMetadata: metadata),
                                             detail: "challengeName: CUSTOM_CHALLENGE")
                 guard case .create(let challenge) = create else { preconditionFailure("call checks the trigger") }
                 let parameters = challenge.response.publicChallengeParameters ?? [:]
@@ -105,9 +114,10 @@ public final class SignInDriver {
                     throw .noMoreAnswers("no answer left for the \(question.label) (end of input or of --answers)")
                 }
                 if !answers.isInteractive { line("      \(style.paint(question.label, .bold)) \(style.paint("›", .cyan)) \(answer)") }
-                client("RespondToAuthChallenge  ANSWER=\(answer)")
+                client("RespondToAuthChallenge  ANSWER=\(answer)\(clientMetadataText)")
                 let verify = try await call(.verifyAuthChallengeResponse, EventFactory.verify(
-                    identity, privateChallengeParameters: challenge.response.privateChallengeParameters ?? [:], answer: answer),
+                    identity, privateChallengeParameters: challenge.response.privateChallengeParameters ?? [:], answer: answer,
+                    clientMetadata: metadata),
                     detail: "privateChallengeParameters from Create")
                 guard case .verify(let verdict) = verify else { preconditionFailure("call checks the trigger") }
                 let correct = verdict.response.answerCorrect == true
@@ -178,19 +188,8 @@ public final class SignInDriver {
     /// What to ask for the challenge Create built, with what the local services know about its answer.
     private func question(for parameters: [String: String], outbox: inout OutboxWatcher, codeInForce: inout String?) -> Question {
         switch parameters["challenge"] {
-        case ChallengeKind.emailCode.rawValue?:
-            let destination = parameters["destination"] ?? "?"
-            if let code = outbox.newCode(for: settings.userName) {
-                codeInForce = code
-                note("✉ delivered to \(destination): \(style.paint(code, .bold, .yellow))  (local outbox \(settings.outboxPath ?? ""))")
-            } else if codeInForce != nil {
-                note("✉ no new email: the code sent earlier is still valid")
-            } else if settings.outboxPath == nil {
-                note("✉ sent by Amazon SES to \(destination): read it from that inbox")
-            } else {
-                note("✉ nothing delivered to the local outbox")
-            }
-            return .emailCode(destination: destination, delivered: codeInForce)
+        case let kind? where settings.flow.steps.contains(where: { $0.kind.rawValue == kind && $0.deliversAnswer }):
+            return deliveredAnswer(kind: kind, parameters: parameters, outbox: &outbox, codeInForce: &codeInForce)
         case ChallengeKind.captcha.rawValue? where parameters["provider"] != nil:
             let provider = parameters["provider"] ?? "?"
             let standIn = settings.passingWidgetToken.map { " (the local stand-in passes the token \"\($0)\", fails any other)" } ?? ""
@@ -204,6 +203,57 @@ public final class SignInDriver {
             note("public challenge parameters: \(parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
             return .custom(publicParameters: parameters)
         }
+    }
+
+    /// A code sent by email or text message, or a sign-in link's token: found in the local outbox when it is there.
+    /// Like the email code, what was delivered is shown (this is a local development tool).
+    private func deliveredAnswer(
+        kind: String, parameters: [String: String], outbox: inout OutboxWatcher, codeInForce: inout String?
+    ) -> Question {
+        let destination = parameters["destination"] ?? "?"
+        let isLink = kind == Self.magicLinkKind
+        let steps = settings.flow.steps.filter { $0.kind.rawValue == kind }
+        let channel = parameters["channel"].flatMap(MessageChannel.init(rawValue:))
+            ?? (steps.allSatisfy { $0.deliveryChannels == [.sms] } && !steps.isEmpty ? .sms : .email)
+        let path = channel == .sms ? settings.smsOutboxPath : settings.outboxPath
+        let (icon, what, message) = switch (channel, isLink) {
+        case (.sms, _): ("📱", "code", "text message")
+        case (.email, true): ("✉", "link", "email")
+        case (.email, false): ("✉", "code", "email")
+        }
+        if let delivered = outbox.newMessage(for: settings.userName) {
+            codeInForce = delivered.code
+            let shown = isLink ? delivered.link ?? delivered.code : delivered.code
+            let verb = switch (channel, isLink) {
+            case (.sms, _): "texted to"
+            case (.email, true): "sign-in link delivered to"
+            case (.email, false): "delivered to"
+            }
+            note("\(icon) \(verb) \(destination): \(style.paint(shown, .bold, .yellow))  (local outbox \(path ?? ""))")
+        } else if codeInForce != nil {
+            note("\(icon) no new \(message): the \(what) sent earlier is still valid")
+        } else if path == nil {
+            note(channel == .sms
+                ? "📱 sent by Amazon SNS to \(destination): read it on that phone"
+                : "✉ \(isLink ? "sign-in link " : "")sent by Amazon SES to \(destination): read it from that inbox")
+        } else {
+            note("\(icon) nothing delivered to the local outbox")
+        }
+        switch (channel, isLink) {
+        case (.sms, _): return .smsCode(destination: destination, delivered: codeInForce)
+        case (.email, true): return .signInLink(destination: destination, delivered: codeInForce)
+        case (.email, false): return .emailCode(destination: destination, delivered: codeInForce)
+        }
+    }
+
+    /// The kind of the `magic-link` step, whose answer is the token of a link rather than a code.
+    private static let magicLinkKind = "MAGIC_LINK"
+
+    /// `  ClientMetadata={…}` for the client's calls, when the app passes any.
+    private var clientMetadataText: String {
+        guard !settings.clientMetadata.isEmpty else { return "" }
+        return "  ClientMetadata={" + settings.clientMetadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            .joined(separator: ", ") + "}"
     }
 
     private func finish(_ outcome: SignInOutcome, session: [SessionEntry]) -> SignInResult {

@@ -97,8 +97,10 @@ public struct TriggerCall: Sendable {
     }
 
     /// Runs Define and returns its decision.
-    public func define(_ identity: EventIdentity, session: [SessionEntry]) async throws(TriggerCallError) -> DefineDecision {
-        let (_, result) = await call(.defineAuthChallenge, EventFactory.define(identity, session: session))
+    public func define(
+        _ identity: EventIdentity, session: [SessionEntry], clientMetadata: [String: String]? = nil
+    ) async throws(TriggerCallError) -> DefineDecision {
+        let (_, result) = await call(.defineAuthChallenge, EventFactory.define(identity, session: session, clientMetadata: clientMetadata))
         guard case .define(let event) = try result.get() else { preconditionFailure("call checks the trigger") }
         guard let decision = DefineDecision(event.response) else {
             throw .invalidResponse(trigger: .defineAuthChallenge, reason: "it names no challenge and neither issues tokens nor fails")
@@ -107,8 +109,10 @@ public struct TriggerCall: Sendable {
     }
 
     /// Runs Create for a CUSTOM_CHALLENGE and returns its response.
-    public func create(_ identity: EventIdentity, session: [SessionEntry]) async throws(TriggerCallError) -> CreateAuthChallengeResponse {
-        let (_, result) = await call(.createAuthChallenge, EventFactory.create(identity, session: session))
+    public func create(
+        _ identity: EventIdentity, session: [SessionEntry], clientMetadata: [String: String]? = nil
+    ) async throws(TriggerCallError) -> CreateAuthChallengeResponse {
+        let (_, result) = await call(.createAuthChallenge, EventFactory.create(identity, session: session, clientMetadata: clientMetadata))
         guard case .create(let event) = try result.get() else { preconditionFailure("call checks the trigger") }
         return event.response
     }

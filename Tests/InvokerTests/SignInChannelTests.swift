@@ -1,0 +1,146 @@
+import ChallengeFlows
+import CognitoEvents
+import Foundation
+import Invoker
+import LosslessJSON
+import Testing
+
+/// Scripted sign-ins with the text-message and sign-in-link steps, through the real triggers in this process; the
+/// answers come from the local outbox (`@outbox`).
+@Suite("Sign-in by text message and sign-in link, in-process")
+struct SignInChannelTests {
+    @Test("sms-code: the code texted to jane's number, read from the outbox, signs in")
+    func smsCode() async throws {
+        let run = try await SignInTests.signIn(flow: "sms-code", answers: [ScriptedAnswers.deliveredCode])
+        let result = try run.result.get()
+        #expect(result.outcome == .signedIn, "\(run.transcript)")
+        let text = try #require(run.outbox.last, "\(run.transcript)")
+        #expect(text["channel"] == "sms")
+        #expect(text["to"] == .string(LocalDefaults.phoneNumber))
+        #expect(run.transcript.contains("📱 texted to "), "\(run.transcript)")
+        #expect(!run.transcript.contains(LocalDefaults.phoneNumber), "the number is masked in the transcript")
+    }
+
+    @Test("email-or-sms-code with ClientMetadata channel=sms texts the code and signs in")
+    func channelChoiceSMS() async throws {
+        let run = try await SignInTests.signIn(
+            flow: "email-or-sms-code", answers: [ScriptedAnswers.deliveredCode], clientMetadata: ["channel": "sms"])
+        let result = try run.result.get()
+        #expect(result.outcome == .signedIn, "\(run.transcript)")
+        #expect(run.outbox.count == 1)
+        #expect(run.outbox.first?["channel"] == "sms")
+        #expect(run.outbox.first?["to"] == .string(LocalDefaults.phoneNumber))
+        #expect(run.transcript.contains("📱 texted to "), "\(run.transcript)")
+        #expect(run.transcript.contains("ClientMetadata={channel=sms}"))
+    }
+
+    @Test("email-or-sms-code without ClientMetadata emails the code and signs in")
+    func channelChoiceEmail() async throws {
+        let run = try await SignInTests.signIn(flow: "email-or-sms-code", answers: [ScriptedAnswers.deliveredCode])
+        #expect(try run.result.get().outcome == .signedIn, "\(run.transcript)")
+        #expect(run.outbox.first?["channel"] == "email")
+        #expect(run.outbox.first?["to"] == .string(LocalDefaults.email))
+        #expect(run.transcript.contains("✉ delivered to j***@e***.com: "), "\(run.transcript)")
+    }
+
+    @Test("magic-link: the link's token, read from the outbox, signs in")
+    func magicLink() async throws {
+        let run = try await SignInTests.signIn(flow: "magic-link", answers: [ScriptedAnswers.deliveredCode])
+        let result = try run.result.get()
+        #expect(result.outcome == .signedIn, "\(run.transcript)")
+        let email = try #require(run.outbox.last, "\(run.transcript)")
+        #expect(email["channel"] == "email")
+        let token = try #require(email["code"]?.stringValue)
+        let link = try #require(email["link"]?.stringValue)
+        #expect(link.hasPrefix("http://localhost:3000/sign-in?token="))
+        #expect(run.transcript.contains("✉ sign-in link delivered to j***@e***.com: \(link)"), "\(run.transcript)")
+        #expect(run.transcript.contains("link token › \(token)"))
+    }
+
+    @Test("magic-link: a wrong token, then the link already sent, signs in", arguments: ["magic-link", "sms-code"])
+    func wrongThenRight(flow: String) async throws {
+        let run = try await SignInTests.signIn(flow: flow, answers: ["not-the-token", ScriptedAnswers.deliveredCode])
+        let result = try run.result.get()
+        #expect(result.outcome == .signedIn, "\(run.transcript)")
+        #expect(result.session.map(\.challengeResult) == [false, true])
+        #expect(run.outbox.count == 1, "nothing new is sent after a wrong answer")
+        #expect(run.transcript.contains("sent earlier is still valid"), "\(run.transcript)")
+    }
+
+    @Test("a user without a phone number gets a decoy: nothing texted, and no answer passes")
+    func userWithoutPhone() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let table = try LocalUserTable.load(path: scratch.write("users.json", """
+            [{"userName": "sam", "password": "Correct-Horse-9", "email": "sam@example.com"},
+             {"userName": "kim", "password": "Correct-Horse-9", "email": "kim@example.com", "phoneNumber": "+15555550123"}]
+            """))
+        #expect(table.user(named: "sam")?.phoneNumber == nil)
+        #expect(table.user(named: "kim")?.phoneNumber == "+15555550123")
+        #expect(table.user(named: "kim")?.identity.userAttributes["phone_number_verified"] == "true")
+
+        let configuration = try LocalConfiguration(processEnvironment: [
+            "CHALLENGE_FLOW": "sms-code", "OUTBOX_PATH": scratch.path("outbox.jsonl"),
+        ])
+        let transport = try InProcessTransport(configuration: configuration)
+        let captured = CapturedConsole()
+        let result = try await SignInDriver(
+            transport: transport, settings: SignInSettings(configuration: configuration, userName: "sam", users: table),
+            answers: ScriptedAnswers(["@outbox", "123456", "654321"]), console: captured.console
+        ).run()
+        #expect(result.outcome != .signedIn, "\(captured.output)")
+        #expect(captured.output.contains("📱 nothing delivered to the local outbox"), "\(captured.output)")
+        #expect(FileManager.default.contents(atPath: scratch.path("outbox.jsonl")) == nil)
+    }
+
+    @Test("a user table's phoneNumber must be a string")
+    func invalidPhoneNumber() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let path = try scratch.write("users.json", #"[{"userName": "sam", "password": "p", "email": "s@example.com", "phoneNumber": 15555550100}]"#)
+        #expect(throws: InvokerError.self) { try LocalUserTable.load(path: path) }
+    }
+}
+
+@Suite("Events with phone numbers and ClientMetadata")
+struct EventClientMetadataTests {
+    static let jane = LocalUserTable.embedded.user(named: LocalDefaults.userName)!.identity
+
+    @Test("jane's attributes carry her email and verified phone number")
+    func janeAttributes() throws {
+        let event = EventFactory.define(Self.jane, session: [])
+        let attributes = try #require(event.objectValue?["request"]?.objectValue?["userAttributes"]?.objectValue)
+        #expect(attributes["email"] == .string(LocalDefaults.email))
+        #expect(attributes["email_verified"] == "true")
+        #expect(attributes["phone_number"] == .string(LocalDefaults.phoneNumber))
+        #expect(attributes["phone_number_verified"] == "true")
+        #expect(attributes.keys.first == "sub")
+        #expect(event.objectValue?["request"]?.objectValue?["clientMetadata"] == nil, "absent unless given")
+    }
+
+    @Test("generate-event puts clientMetadata in the request of each trigger", arguments: EventGenerator.Trigger.allCases)
+    func generated(trigger: EventGenerator.Trigger) async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let configuration = try LocalConfiguration(processEnvironment: [
+            "CHALLENGE_FLOW": "email-or-sms-code", "OUTBOX_PATH": scratch.path("outbox.jsonl"),
+        ])
+        let generator = try EventGenerator(configuration: configuration, identity: Self.jane, clientMetadata: ["channel": "sms"])
+        let generated = try await generator.generate(trigger, session: generator.tokens(for: .custom(1), wrongAnswers: 0))
+        let request = generated.event.objectValue?["request"]?.objectValue
+        #expect(request?["clientMetadata"] == ["channel": "sms"])
+        let invocation = try await InProcessTransport(configuration: configuration).invoke(generated.event.serialized())
+        guard case .response(let bytes) = invocation.outcome else {
+            Issue.record("\(trigger) failed: \(invocation.outcome)")
+            return
+        }
+        switch try AuthChallengeEvent(parsing: bytes) {
+        case .create(let create):
+            #expect(create.response.publicChallengeParameters?["channel"] == "sms", "the code goes by text message")
+        case .verify:
+            #expect(invocation.summary == "answer correct", "the right answer is the texted code")
+        case .define:
+            #expect(invocation.summary == "next challenge CUSTOM_CHALLENGE")
+        }
+    }
+}
