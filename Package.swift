@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "ParameterStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
-            dependencies: ["PlainText", 
+            dependencies: ["CurlHTTP", "PlainText", 
                 "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
                 "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
                 "MagicLinkChallenge", "MagicLinkToken",

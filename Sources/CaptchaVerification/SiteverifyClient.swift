@@ -32,12 +32,11 @@ public final class SiteverifyClient {
             return .rejected(.unusableToken(length: length))
         }
         let mask = ProviderTextMask(token: token, secret: configuration.secret.value)
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = MonotonicInstant.now
         let response: HTTPResponse
         do {
             response = try session.perform(request(token: token, idempotencyKey: idempotencyKey, remoteIP: remoteIP))
-        } catch where error.kind == .timedOut && clock.now - start >= configuration.timeBudget - .milliseconds(20) {
+        } catch where error.kind == .timedOut && MonotonicInstant.now - start >= configuration.timeBudget - .milliseconds(20) {
             return .rejected(.timedOut(budget: configuration.timeBudget))
         } catch {
             return .rejected(.unreachable(endpoint: configuration.endpoint, reason: mask.apply(error.message)))

@@ -2,6 +2,7 @@ import CaptchaVerification
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
+import CurlHTTP
 import EmailDelivery
 import LosslessJSON
 
@@ -117,7 +118,7 @@ public final class CognitoTriggerHandler {
             }
         }
         if let message = issued.delivery {
-            let start = ContinuousClock.now
+            let start = MonotonicInstant.now
             do {
                 try delivery.deliver(message)
             } catch {

@@ -37,19 +37,18 @@ public final class SESCodeDelivery: CodeDelivery {
 
     /// Sends the message and returns what SES acknowledged.
     public func send(_ message: CodeMessage) throws(SESDeliveryError) -> SESReceipt {
-        let clock = ContinuousClock()
-        let deadline = clock.now + configuration.timeBudget
+        let deadline = MonotonicInstant.now + configuration.timeBudget
         var request = request(for: message, at: SigningDate(secondsSince1970: wallClock()))
         var attempts = 0
         while true {
             attempts += 1
-            let remaining = deadline - clock.now
+            let remaining = deadline - .now
             request.totalTimeout = remaining
             request.connectTimeout = min(configuration.connectTimeout, remaining)
             let response: HTTPResponse
             do {
                 response = try session.perform(request)
-            } catch where error.kind == .timedOut && deadline - clock.now < .milliseconds(20) {
+            } catch where error.kind == .timedOut && deadline - .now < .milliseconds(20) {
                 throw .timedOut(budget: configuration.timeBudget, attempts: attempts)
             } catch {
                 throw .unreachable(endpoint: configuration.endpoint.baseURL, error, attempts: attempts)
@@ -60,7 +59,7 @@ public final class SESCodeDelivery: CodeDelivery {
             }
             let failure = SESErrorResponse(response, masking: message.code)
             let pause = Duration.milliseconds(Int.random(in: Self.retryPause))
-            guard failure.isRetryable, attempts == 1, deadline - clock.now - pause >= Self.minimumRetryTime else {
+            guard failure.isRetryable, attempts == 1, deadline - .now - pause >= Self.minimumRetryTime else {
                 throw .rejected(failure, attempts: attempts)
             }
             Pause.sleep(pause)

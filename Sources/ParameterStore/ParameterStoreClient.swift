@@ -45,12 +45,11 @@ public final class ParameterStoreClient {
 
     /// The decrypted value of the `SecureString` parameter `name` (a name such as `/app/secret`, or an ARN).
     public func secureString(named name: String) throws(ParameterStoreError) -> String {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeBudget
+        let deadline = MonotonicInstant.now + timeBudget
         let response: HTTPResponse
         do {
             response = try session.perform(request(forParameter: name, at: SigningDate(secondsSince1970: wallClock())))
-        } catch where error.kind == .timedOut && deadline - clock.now < .milliseconds(20) {
+        } catch where error.kind == .timedOut && deadline - .now < .milliseconds(20) {
             throw .timedOut(parameter: name, budget: timeBudget)
         } catch {
             throw .unreachable(parameter: name, endpoint: endpoint.baseURL, error)
