@@ -13,6 +13,8 @@ public struct ChallengeFlowEngine: Sendable {
     /// The limits every step follows.
     public let policy: ChallengePolicy
     private let keys: ChallengeKeys
+    /// Each step's own keys, derived once: they depend only on the secrets and the kind.
+    private let stepKeys: [ChallengeKind: StepKeys]
     private let random: any RandomSource
 
     /// An engine for `flow`; throws when one of its steps cannot work as configured.
@@ -23,6 +25,7 @@ public struct ChallengeFlowEngine: Sendable {
         self.flow = flow
         self.policy = policy
         self.keys = keys
+        stepKeys = Dictionary(flow.steps.map { ($0.kind, keys.stepKeys(for: $0.kind)) }) { first, _ in first }
         self.random = random
     }
 
@@ -64,7 +67,8 @@ public struct ChallengeFlowEngine: Sendable {
         let context = StepContext(
             user: user, userAttributes: request.userAttributes, userNotFound: request.userNotFound, now: now,
             random: random, policy: policy, stepIndex: index, attempt: attempt, seal: previousSeal,
-            clientMetadata: request.clientMetadata ?? [:], keys: keys.stepKeys(for: kind), decoyKey: keys.decoy)
+            clientMetadata: request.clientMetadata ?? [:], keys: stepKeys[kind] ?? keys.stepKeys(for: kind),
+            decoyKey: keys.decoy)
         let made = try step.create(context)
         let seal: ChallengeSeal
         var delivery = made.delivery
@@ -135,7 +139,8 @@ public struct ChallengeFlowEngine: Sendable {
         let context = StepContext(
             user: user, userAttributes: request.userAttributes, userNotFound: request.userNotFound, now: now,
             random: random, policy: policy, stepIndex: seal.stepIndex, attempt: nil, seal: seal,
-            clientMetadata: request.clientMetadata ?? [:], keys: keys.stepKeys(for: seal.kind), decoyKey: keys.decoy)
+            clientMetadata: request.clientMetadata ?? [:], keys: stepKeys[seal.kind] ?? keys.stepKeys(for: seal.kind),
+            decoyKey: keys.decoy)
         let judgement = step.judge(request.challengeAnswer, context: context)
         switch judgement {
         case .unusableAddress(let problem): return .unusableAddress(problem)

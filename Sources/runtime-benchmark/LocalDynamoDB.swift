@@ -42,6 +42,25 @@ final class LocalDynamoDB {
         guard setup.terminationStatus == 0 else { stop(); return nil }
     }
 
+    /// Deletes every record, so that the next run starts below the send limit (a run sends a code at every Create,
+    /// and runs follow each other within one send window).
+    func clear() {
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        script.arguments = [
+            "python3", "-c",
+            """
+            import boto3, sys
+            table = boto3.resource('dynamodb', endpoint_url=sys.argv[1], region_name='us-east-1', aws_access_key_id='benchmark', aws_secret_access_key='benchmark').Table(sys.argv[2])
+            for item in table.scan(ProjectionExpression='pk')['Items']:
+                table.delete_item(Key={'pk': item['pk']})
+            """,
+            endpoint, Self.table,
+        ]
+        guard (try? script.run()) != nil else { return }
+        script.waitUntilExit()
+    }
+
     /// The bootstrap's settings for this store. Every Create sends a fresh code (no reuse, no throttle), so that
     /// each one pays the full path: a GetItem and a conditional PutItem before the delivery.
     var environment: [String: String] {

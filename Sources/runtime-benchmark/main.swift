@@ -70,6 +70,7 @@ do {
             // Rotate the order each round so that no runtime always goes first.
             for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
                 try? FileManager.default.removeItem(atPath: outbox)
+                dynamoDB?.clear()
                 runs[index].append(try await runner.measure(workloads[index]))
             }
             print("  round \(round + 1) of \(rounds) done")
