@@ -94,14 +94,21 @@ import Testing
     @Test func sendThrottleAndRetrySafeCreate() async throws {
         let moto = try Moto()
         defer { moto.server.stop() }
-        // Twenty sign-ins in a row, each allowed to resend at once: the throttle lets five emails through.
-        let function = try await Function(moto: moto, ["RESEND_AFTER_SECONDS": "0", "MAX_SENDS_PER_WINDOW": "5"])
+        // Twenty sign-ins in a row, each allowed to resend at once: the throttle lets five emails through. Windows
+        // are fixed (a day here), so twenty Creates that straddle midnight UTC may send up to five more.
+        let function = try await Function(
+            moto: moto, ["RESEND_AFTER_SECONDS": "0", "MAX_SENDS_PER_WINDOW": "5", "SEND_WINDOW_SECONDS": "86400"])
         var parameters: Set<[String]> = []
+        let firstDay = time(nil) / 86_400
         for _ in 0..<20 {
             let created = try #require(try Self.object(try await function.create(user: "throttled")))
             parameters.insert((member(created, "response", "publicChallengeParameters")?.objectValue?.keys).map(Array.init) ?? [])
         }
-        #expect(try moto.sentCount() == 5)
+        if time(nil) / 86_400 == firstDay {
+            #expect(try moto.sentCount() == 5)
+        } else {
+            #expect(try (5...10).contains(moto.sentCount()))
+        }
         #expect(parameters.count == 1, "throttled challenges look like the others")
         try await function.stop()
 
