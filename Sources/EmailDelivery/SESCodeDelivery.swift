@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 import AWSSigV4
 import ChallengeFlows
 import CurlHTTP
@@ -19,10 +13,6 @@ public final class SESCodeDelivery: CodeDelivery {
     private let signer: SigV4Signer
     private let wallClock: @Sendable () -> Int64
 
-    /// A retry starts only with at least this much of the budget left.
-    static let minimumRetryTime = Duration.milliseconds(500)
-    static let retryPause = 20...150
-
     /// - Parameter clock: Unix seconds for the signature's date.
     public init(configuration: SESConfiguration, clock: @escaping @Sendable () -> Int64 = SigningDate.systemSeconds) throws(CurlError) {
         self.configuration = configuration
@@ -37,32 +27,20 @@ public final class SESCodeDelivery: CodeDelivery {
 
     /// Sends the message and returns what SES acknowledged.
     public func send(_ message: CodeMessage) throws(SESDeliveryError) -> SESReceipt {
-        let deadline = MonotonicInstant.now + configuration.timeBudget
-        var request = request(for: message, at: SigningDate(secondsSince1970: wallClock()))
-        var attempts = 0
-        while true {
-            attempts += 1
-            let remaining = deadline - .now
-            request.totalTimeout = remaining
-            request.connectTimeout = min(configuration.connectTimeout, remaining)
-            let response: HTTPResponse
-            do {
-                response = try session.perform(request)
-            } catch where error.kind == .timedOut && deadline - .now < .milliseconds(20) {
-                throw .timedOut(budget: configuration.timeBudget, attempts: attempts)
-            } catch {
-                throw .unreachable(endpoint: configuration.endpoint.baseURL, error, attempts: attempts)
-            }
-            if (200..<300).contains(response.status) {
-                let messageID = (try? JSONValue(parsing: response.body))?.objectValue?["MessageId"]?.stringValue
-                return SESReceipt(messageID: messageID, attempts: attempts)
-            }
-            let failure = SESErrorResponse(response, masking: message.code)
-            let pause = Duration.milliseconds(Int.random(in: Self.retryPause))
-            guard failure.isRetryable, attempts == 1, deadline - .now - pause >= Self.minimumRetryTime else {
-                throw .rejected(failure, attempts: attempts)
-            }
-            Pause.sleep(pause)
+        let outcome = session.perform(
+            request(for: message, at: SigningDate(secondsSince1970: wallClock())), within: configuration.timeBudget,
+            connectTimeout: configuration.connectTimeout
+        ) { SESErrorResponse($0, masking: message.code).isRetryable }
+        switch outcome {
+        case .succeeded(let response, let attempts):
+            let messageID = (try? JSONValue(parsing: response.body))?.objectValue?["MessageId"]?.stringValue
+            return SESReceipt(messageID: messageID, attempts: attempts)
+        case .refused(let response, let attempts):
+            throw .rejected(SESErrorResponse(response, masking: message.code), attempts: attempts)
+        case .timedOut(let attempts):
+            throw .timedOut(budget: configuration.timeBudget, attempts: attempts)
+        case .failed(let error, let attempts):
+            throw .unreachable(endpoint: configuration.endpoint.baseURL, error, attempts: attempts)
         }
     }
 

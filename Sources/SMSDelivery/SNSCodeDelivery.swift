@@ -1,7 +1,6 @@
 import AWSSigV4
 import ChallengeFlows
 import CurlHTTP
-import EmailDelivery
 
 /// Sends codes as transactional SMS with the SNS `Publish` API (Query protocol) over one kept-alive libcurl
 /// connection.
@@ -16,9 +15,6 @@ public final class SNSCodeDelivery: CodeDelivery {
     private let signer: SigV4Signer
     private let wallClock: @Sendable () -> Int64
 
-    /// A retry starts only with at least this much of the budget left.
-    static let minimumRetryTime = Duration.milliseconds(500)
-    static let retryPause = 20...150
     static let apiVersion = "2010-03-31"
 
     /// - Parameter clock: Unix seconds for the signature's date.
@@ -37,32 +33,19 @@ public final class SNSCodeDelivery: CodeDelivery {
     /// Sends the code to the phone number and returns what SNS acknowledged.
     public func send(code: String, to phoneNumber: String, validForSeconds: Int) throws(SNSDeliveryError) -> SNSReceipt {
         guard PhoneNumberFormat.isE164(phoneNumber) else { throw .invalidPhoneNumber(phoneNumber) }
-        let deadline = MonotonicInstant.now + configuration.timeBudget
-        var request = request(
-            code: code, to: phoneNumber, validForSeconds: validForSeconds, at: SigningDate(secondsSince1970: wallClock()))
-        var attempts = 0
-        while true {
-            attempts += 1
-            let remaining = deadline - .now
-            request.totalTimeout = remaining
-            request.connectTimeout = min(configuration.connectTimeout, remaining)
-            let response: HTTPResponse
-            do {
-                response = try session.perform(request)
-            } catch where error.kind == .timedOut && deadline - .now < .milliseconds(20) {
-                throw .timedOut(budget: configuration.timeBudget, attempts: attempts)
-            } catch {
-                throw .unreachable(endpoint: configuration.endpoint.baseURL, error, attempts: attempts)
-            }
-            if (200..<300).contains(response.status) {
-                return SNSReceipt(messageID: XMLText.firstElement("MessageId", in: response.body), attempts: attempts)
-            }
-            let failure = SNSErrorResponse(response, masking: code)
-            let pause = Duration.milliseconds(Int.random(in: Self.retryPause))
-            guard failure.isRetryable, attempts == 1, deadline - .now - pause >= Self.minimumRetryTime else {
-                throw .rejected(failure, attempts: attempts)
-            }
-            Pause.sleep(pause)
+        let outcome = session.perform(
+            request(code: code, to: phoneNumber, validForSeconds: validForSeconds, at: SigningDate(secondsSince1970: wallClock())),
+            within: configuration.timeBudget, connectTimeout: configuration.connectTimeout
+        ) { SNSErrorResponse($0, masking: code).isRetryable }
+        switch outcome {
+        case .succeeded(let response, let attempts):
+            return SNSReceipt(messageID: XMLText.firstElement("MessageId", in: response.body), attempts: attempts)
+        case .refused(let response, let attempts):
+            throw .rejected(SNSErrorResponse(response, masking: code), attempts: attempts)
+        case .timedOut(let attempts):
+            throw .timedOut(budget: configuration.timeBudget, attempts: attempts)
+        case .failed(let error, let attempts):
+            throw .unreachable(endpoint: configuration.endpoint.baseURL, error, attempts: attempts)
         }
     }
 
