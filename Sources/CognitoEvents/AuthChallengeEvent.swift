@@ -8,21 +8,27 @@ public enum AuthChallengeEvent: Sendable, Equatable {
 
     /// Reads raw event bytes and dispatches on `triggerSource`.
     public init(parsing bytes: some Collection<UInt8>) throws(EventDecodingError) {
-        try self.init(json: JSONValue(parsingEvent: bytes))
+        try self.init(parsing: Array(bytes))
     }
 
-    /// Reads the event bytes the Runtime API delivers: the same as the generic reader, without generic dispatch.
+    /// Reads the event bytes the Runtime API delivers, keeping them for `serialized()`.
     public init(parsing bytes: [UInt8]) throws(EventDecodingError) {
-        try self.init(json: JSONValue(parsingEvent: bytes))
+        let document = try ParsedDocument(parsingEvent: bytes)
+        try self.init(json: document.value, source: document)
     }
 
     public init(json: JSONValue) throws(EventDecodingError) {
+        try self.init(json: json, source: nil)
+    }
+
+    private init(json: JSONValue, source document: ParsedDocument?) throws(EventDecodingError) {
         let reader = try FieldReader(json, path: "$")
         let source = try reader.string("triggerSource")
         switch TriggerSource(eventValue: source) {
-        case .defineAuthChallenge: self = .define(try DefineAuthChallengeEvent(json: json))
-        case .createAuthChallenge: self = .create(try CreateAuthChallengeEvent(json: json))
-        case .verifyAuthChallengeResponse: self = .verify(try VerifyAuthChallengeResponseEvent(json: json))
+        case .defineAuthChallenge: self = .define(try DefineAuthChallengeEvent(json: json, source: document))
+        case .createAuthChallenge: self = .create(try CreateAuthChallengeEvent(json: json, source: document))
+        case .verifyAuthChallengeResponse:
+            self = .verify(try VerifyAuthChallengeResponseEvent(json: json, source: document))
         case nil: throw .unknownTriggerSource(source)
         }
     }
@@ -41,6 +47,15 @@ public enum AuthChallengeEvent: Sendable, Equatable {
         case .define(let event): event.json
         case .create(let event): event.json
         case .verify(let event): event.json
+        }
+    }
+
+    /// The response event's bytes (see `CognitoEvent.serialized()`).
+    public func serialized() -> [UInt8] {
+        switch self {
+        case .define(let event): event.serialized()
+        case .create(let event): event.serialized()
+        case .verify(let event): event.serialized()
         }
     }
 }

@@ -25,8 +25,15 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
     public let request: Request
     public var response: Response
     private let original: JSONObject
+    /// The bytes the event was read from, with where its `response` value lies: kept so that `serialized()` can
+    /// splice the new response into them.
+    private let source: ParsedDocument?
 
     public init(json: JSONValue) throws(EventDecodingError) {
+        try self.init(json: json, source: nil)
+    }
+
+    init(json: JSONValue, source: ParsedDocument?) throws(EventDecodingError) {
         let reader = try FieldReader(json, path: "$")
         header = try EventHeader(reader)
         guard header.triggerSource == Request.triggerSource else {
@@ -39,20 +46,33 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
         request = try Request(json: requestJSON, path: "$.request")
         response = try Response(json: reader.value("response"), path: "$.response")
         original = reader.object
+        self.source = source
     }
 
     /// Reads an event from UTF-8 JSON (a leading byte-order mark is allowed).
     public init(parsing bytes: some Collection<UInt8>) throws(EventDecodingError) {
-        try self.init(json: JSONValue(parsingEvent: bytes))
+        let document = try ParsedDocument(parsingEvent: Array(bytes))
+        try self.init(json: document.value, source: document)
     }
 
     /// The whole event with the response filled in: what Cognito expects back.
     public var json: JSONValue {
         var event = original
-        var responseObject = event["response"]?.objectValue ?? JSONObject()
-        response.write(into: &responseObject)
         event["response"] = .object(responseObject)
         return .object(event)
+    }
+
+    /// The response event's bytes. An event read from bytes comes back as those bytes with the `response` value
+    /// replaced (compact), which costs a fraction of writing the whole event again; otherwise `json`, compact.
+    public func serialized() -> [UInt8] {
+        source?.replacingMemberValue(with: .object(responseObject)) ?? json.serialized()
+    }
+
+    /// The `response` object as it arrived, with the fields the handler set written over it.
+    private var responseObject: JSONObject {
+        var object = original["response"]?.objectValue ?? JSONObject()
+        response.write(into: &object)
+        return object
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -70,20 +90,11 @@ extension CognitoEvent: Codable {
     }
 }
 
-extension JSONValue {
-    /// Parses event bytes, reporting bad JSON as an event error.
-    init(parsingEvent bytes: some Collection<UInt8>) throws(EventDecodingError) {
-        do {
-            self = try JSONValue(parsing: bytes)
-        } catch {
-            throw .invalidJSON(error)
-        }
-    }
-
-    /// Parses event bytes held in an array (what the runtime hands over), without generic dispatch.
+extension ParsedDocument {
+    /// Parses event bytes, locating the `response` value; bad JSON is reported as an event error.
     init(parsingEvent bytes: [UInt8]) throws(EventDecodingError) {
         do {
-            self = try JSONValue(parsing: bytes)
+            self = try ParsedDocument(parsing: bytes, locatingRootMember: "response")
         } catch {
             throw .invalidJSON(error)
         }

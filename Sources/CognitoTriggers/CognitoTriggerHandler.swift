@@ -220,8 +220,8 @@ public struct TriggerResult: Sendable {
         self.warning = warning
     }
 
-    /// The response event as compact JSON, ready for the Runtime API.
-    public var responseBytes: [UInt8] { event.json.serialized() }
+    /// The response event's bytes, ready for the Runtime API.
+    public var responseBytes: [UInt8] { event.serialized() }
 }
 
 /// Why a trigger could not answer. Cognito turns any of these into `UserLambdaValidationException` and ends the

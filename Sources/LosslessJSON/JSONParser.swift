@@ -47,6 +47,44 @@ extension JSONValue {
     }
 }
 
+/// A document that was read, with the bytes it was read from and where one member of its root object lies in them.
+///
+/// A handler that changes only that member can write the document back by splicing the member's new value into the
+/// original bytes, instead of serializing the whole tree again.
+public struct ParsedDocument: Sendable {
+    public let value: JSONValue
+    public let bytes: [UInt8]
+    /// The byte range of the root member's value; nil when the root is not an object, the member is absent, or its
+    /// key occurs more than once (the value read is then the last one, and a splice could not say which to replace).
+    public let memberValueRange: Range<Int>?
+
+    /// Reads `bytes` (see `JSONValue(parsing:)`), noting where the value of the root member `key` lies.
+    public init(parsing bytes: [UInt8], locatingRootMember key: String) throws(JSONParseError) {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) in
+                var parser = JSONParser(buffer, locatingRootMember: key)
+                let value = try parser.parseDocument()
+                return (value, parser.locatedRange)
+            }
+        }
+        (value, memberValueRange) = try result.get()
+        self.bytes = bytes
+    }
+
+    /// The document's bytes with the located member's value replaced by `newValue` (compact), or nil when no member
+    /// was located.
+    public func replacingMemberValue(with newValue: JSONValue) -> [UInt8]? {
+        guard let range = memberValueRange else { return nil }
+        let replacement = newValue.serialized()
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count - range.count + replacement.count)
+        output.append(contentsOf: bytes[..<range.lowerBound])
+        output.append(contentsOf: replacement)
+        output.append(contentsOf: bytes[range.upperBound...])
+        return output
+    }
+}
+
 /// A recursive-descent reader over UTF-8 bytes.
 private struct JSONParser {
     private static let maximumDepth = 256
@@ -61,8 +99,16 @@ private struct JSONParser {
         case index(Int)
     }
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// The root member whose value's byte range is wanted, if any.
+    private let rootMemberToLocate: String?
+    private var locatedCount = 0
+    private var located: Range<Int>?
+    /// The located value's range, when the member occurred exactly once.
+    var locatedRange: Range<Int>? { locatedCount == 1 ? located : nil }
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, locatingRootMember key: String? = nil) {
         self.bytes = bytes
+        rootMemberToLocate = key
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -117,7 +163,12 @@ private struct JSONParser {
             index += 1
             skipWhitespace()
             path.append(.key(key))
+            let valueStart = index
             object[key] = try parseValue()
+            if path.count == 1, let rootMemberToLocate, key.hasSameUTF8(as: rootMemberToLocate) {
+                locatedCount += 1
+                located = valueStart..<index
+            }
             path.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw error("the input ends inside an object") }

@@ -113,4 +113,46 @@ struct LosslessRoundTripTests {
         event.response.failAuthentication = true
         #expect(event.json.compactText.contains(#""challengeResult":null"#))
     }
+
+    @Test("serialized() splices the new response into the bytes that came: the rest keeps its layout, byte for byte")
+    func serializedSplicesTheResponse() throws {
+        func laidOut(response: String) -> String {
+            EventText.create(response: response)
+                .replacingOccurrences(of: #","request":"#, with: ",\n  \"request\" : ")
+                .replacingOccurrences(of: #","response":"#, with: ",\n  \"response\" :  ") + "\n"
+        }
+        var event = try AuthChallengeEvent(parsing: EventText.bytes(laidOut(response: #"{ "x-keep" : 1.0 }"#)))
+        guard case .create(var create) = event else { Issue.record("not a Create event"); return }
+        create.response.challengeMetadata = "EMAIL_CODE"
+        event = .create(create)
+
+        let expected = laidOut(response: #"{"x-keep":1.0,"challengeMetadata":"EMAIL_CODE"}"#)
+        #expect(String(decoding: event.serialized(), as: UTF8.self) == expected)
+        #expect(try JSONValue(parsing: event.serialized()) == event.json)
+    }
+
+    @Test("serialized() means the same as json for every trigger, with or without a response member", arguments: [
+        EventText.define(response: #"{"challengeName":null}"#), EventText.create(), EventText.verify(),
+        #"{"version":"1","triggerSource":"DefineAuthChallenge_Authentication","userName":"jane","request":{"session":[]}}"#,
+    ])
+    func serializedMeansJSON(text: String) throws {
+        var event = try AuthChallengeEvent(parsing: EventText.bytes(text))
+        if case .define(var define) = event {
+            define.response.failAuthentication = true
+            event = .define(define)
+        }
+        #expect(try JSONValue(parsing: event.serialized()) == event.json)
+    }
+
+    @Test("an event with two response members is written whole: the response set is the one every reader sees")
+    func duplicateResponseWrittenWhole() throws {
+        let text = EventText.verify(response: #"{"answerCorrect":null},"response":{"x":1}"#)
+        guard case .verify(var verify) = try AuthChallengeEvent(parsing: EventText.bytes(text)) else {
+            Issue.record("not a Verify event"); return
+        }
+        verify.response.answerCorrect = true
+        let written = try JSONValue(parsing: AuthChallengeEvent.verify(verify).serialized())
+        #expect(written == verify.json)
+        #expect(String(decoding: written.serialized(), as: UTF8.self).components(separatedBy: #""response""#).count == 2)
+    }
 }
