@@ -91,13 +91,8 @@ private struct JSONParser {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
-    /// Path components from the root to the value being read, for error messages.
-    private var path: [PathComponent] = []
-
-    private enum PathComponent {
-        case key(String)
-        case index(Int)
-    }
+    /// How many objects and arrays enclose the value being read.
+    private var depth = 0
 
     /// The root member whose value's byte range is wanted, if any.
     private let rootMemberToLocate: String?
@@ -116,10 +111,16 @@ private struct JSONParser {
             index = 3
         }
         skipWhitespace()
-        guard index < bytes.count else { throw error("the input is empty") }
-        let value = try parseValue()
+        guard index < bytes.count else { throw error("the input is empty", path: "$") }
+        let value: JSONValue
+        do {
+            value = try parseValue()
+        } catch {
+            // Each enclosing object and array has put its part of the path in front on the way out.
+            throw JSONParseError(offset: error.offset, path: "$" + error.path, reason: error.reason)
+        }
         skipWhitespace()
-        guard index == bytes.count else { throw error("unexpected \(describeCurrentByte()) after the end of the value") }
+        guard index == bytes.count else { throw error("unexpected \(describeCurrentByte()) after the end of the value", path: "$") }
         return value
     }
 
@@ -138,7 +139,9 @@ private struct JSONParser {
     }
 
     private mutating func parseObject() throws(JSONParseError) -> JSONObject {
-        guard path.count < Self.maximumDepth else { throw error("nesting is deeper than \(Self.maximumDepth) levels") }
+        guard depth < Self.maximumDepth else { throw error("nesting is deeper than \(Self.maximumDepth) levels") }
+        depth += 1
+        defer { depth -= 1 }
         index += 1
         var object = JSONObject()
         skipWhitespace()
@@ -162,14 +165,16 @@ private struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            path.append(.key(key))
             let valueStart = index
-            object[key] = try parseValue()
-            if path.count == 1, let rootMemberToLocate, key.hasSameUTF8(as: rootMemberToLocate) {
+            do {
+                object[key] = try parseValue()
+            } catch {
+                throw JSONParseError(offset: error.offset, path: ".\(key)" + error.path, reason: error.reason)
+            }
+            if depth == 1, let rootMemberToLocate, key.hasSameUTF8(as: rootMemberToLocate) {
                 locatedCount += 1
                 located = valueStart..<index
             }
-            path.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw error("the input ends inside an object") }
             switch bytes[index] {
@@ -181,7 +186,9 @@ private struct JSONParser {
     }
 
     private mutating func parseArray() throws(JSONParseError) -> [JSONValue] {
-        guard path.count < Self.maximumDepth else { throw error("nesting is deeper than \(Self.maximumDepth) levels") }
+        guard depth < Self.maximumDepth else { throw error("nesting is deeper than \(Self.maximumDepth) levels") }
+        depth += 1
+        defer { depth -= 1 }
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -191,9 +198,11 @@ private struct JSONParser {
         }
         while true {
             skipWhitespace()
-            path.append(.index(elements.count))
-            elements.append(try parseValue())
-            path.removeLast()
+            do {
+                elements.append(try parseValue())
+            } catch {
+                throw JSONParseError(offset: error.offset, path: "[\(elements.count)]" + error.path, reason: error.reason)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("the input ends inside an array") }
             switch bytes[index] {
@@ -376,14 +385,9 @@ private struct JSONParser {
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }
 
-    private func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
-        var text = "$"
-        for component in path {
-            switch component {
-            case .key(let key): text += ".\(key)"
-            case .index(let position): text += "[\(position)]"
-            }
-        }
-        return JSONParseError(offset: offset ?? index, path: text, reason: reason)
+    /// An error at the current byte (or `offset`). Its path starts empty: the enclosing objects and arrays put
+    /// their parts in front as the error passes them, so reading a valid document keeps no path at all.
+    private func error(_ reason: String, at offset: Int? = nil, path: String = "") -> JSONParseError {
+        JSONParseError(offset: offset ?? index, path: path, reason: reason)
     }
 }
