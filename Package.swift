@@ -162,7 +162,7 @@ let package = Package(
             name: "BootstrapTests",
             dependencies: ["bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CurlHTTP", "LosslessJSON"], path: "Tests/TestSupport"),
         .testTarget(
             name: "EmailDeliveryTests",
             dependencies: ["EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]

@@ -32,7 +32,7 @@ struct DynamoDBFailureTests {
     }
 
     @Test func slowServerEndsWithinTheBudget() throws {
-        let server = try ScriptedDynamoDBServer(["200@3000"])
+        let server = try ScriptedAWSServer(.dynamoDB, ["200@3000"])
         defer { server.stop() }
         let budget = Duration.milliseconds(500)
         let store = try Self.store(endpoint: server.endpoint, budget: budget)
@@ -55,7 +55,7 @@ struct DynamoDBFailureTests {
         ("400:ResourceNotFoundException", "rejected"), ("400:ValidationException", "rejected"),
     ])
     func errorAnswersAreTyped(behaviour: String, expected: String) throws {
-        let server = try ScriptedDynamoDBServer([behaviour])
+        let server = try ScriptedAWSServer(.dynamoDB, [behaviour])
         defer { server.stop() }
         let store = try Self.store(endpoint: server.endpoint)
         for operation in ["GetItem", "PutItem"] {
@@ -77,7 +77,7 @@ struct DynamoDBFailureTests {
     }
 
     @Test func accessDeniedSaysWhatToCheck() throws {
-        let server = try ScriptedDynamoDBServer(["400:AccessDeniedException"])
+        let server = try ScriptedAWSServer(.dynamoDB, ["400:AccessDeniedException"])
         defer { server.stop() }
         #expect {
             _ = try Self.store(endpoint: server.endpoint).read("k", now: 1)
@@ -88,13 +88,13 @@ struct DynamoDBFailureTests {
     }
 
     @Test func failedConditionIsALostRaceNotAnError() throws {
-        let server = try ScriptedDynamoDBServer(["400:ConditionalCheckFailedException"])
+        let server = try ScriptedAWSServer(.dynamoDB, ["400:ConditionalCheckFailedException"])
         defer { server.stop() }
         #expect(try !Self.store(endpoint: server.endpoint).write("k", Self.record, expectedVersion: 7, now: 1))
     }
 
     @Test func callsShareOneConnection() throws {
-        let server = try ScriptedDynamoDBServer(["200"])
+        let server = try ScriptedAWSServer(.dynamoDB, ["200"])
         defer { server.stop() }
         let store = try Self.store(endpoint: server.endpoint)
         #expect(try store.read("k", now: 1) == nil)

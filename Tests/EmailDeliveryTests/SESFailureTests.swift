@@ -24,7 +24,7 @@ struct SESFailureTests {
     }
 
     @Test func clientErrorIsTypedNotRetriedAndNeverShowsTheCode() throws {
-        let server = try ScriptedSESServer(["400:BadRequestException"])
+        let server = try ScriptedAWSServer(.ses, ["400:BadRequestException"])
         defer { server.stop() }
         let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
         let error = Fixtures.failure(of: delivery)
@@ -43,7 +43,7 @@ struct SESFailureTests {
     }
 
     @Test func serverErrorIsRetriedOnceThenReported() throws {
-        let server = try ScriptedSESServer(["500"])
+        let server = try ScriptedAWSServer(.ses, ["500"])
         defer { server.stop() }
         let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
         let start = ContinuousClock.now
@@ -59,7 +59,7 @@ struct SESFailureTests {
 
     @Test(arguments: ["503", "429:TooManyRequestsException", "400:ThrottlingException"])
     func transientFailureThenSuccess(first: String) throws {
-        let server = try ScriptedSESServer([first, "200"])
+        let server = try ScriptedAWSServer(.ses, [first, "200"])
         defer { server.stop() }
         let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
         let receipt = try delivery.send(Fixtures.message)
@@ -68,7 +68,7 @@ struct SESFailureTests {
     }
 
     @Test func slowServerEndsWithinTheBudget() throws {
-        let server = try ScriptedSESServer(["200@10000"])
+        let server = try ScriptedAWSServer(.ses, ["200@10000"])
         defer { server.stop() }
         let budget = Duration.milliseconds(800)
         let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
@@ -85,7 +85,7 @@ struct SESFailureTests {
     }
 
     @Test func noRetryWhenTooLittleBudgetRemains() throws {
-        let server = try ScriptedSESServer(["503@400", "200"])
+        let server = try ScriptedAWSServer(.ses, ["503@400", "200"])
         defer { server.stop() }
         let budget = Duration.milliseconds(700)
         let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
@@ -101,7 +101,7 @@ struct SESFailureTests {
     }
 
     @Test func deliveriesShareOneConnection() throws {
-        let server = try ScriptedSESServer(["200"])
+        let server = try ScriptedAWSServer(.ses, ["200"])
         defer { server.stop() }
         let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
         for _ in 0..<3 {

@@ -10,7 +10,7 @@ import TestSupport
 struct SNSFailureTests {
     @Test(arguments: ["15555550100", "+1555", "+1234567890123456", "+0155555501", "+1 555 555 0100", "+1555555010a", "", "jane@example.com"])
     func notE164IsRefusedWithoutARequest(number: String) throws {
-        let server = try ScriptedSNSServer(["200"])
+        let server = try ScriptedAWSServer(.sns, ["200"])
         defer { server.stop() }
         let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
         let error = Fixtures.failure(of: delivery, to: number)
@@ -25,7 +25,7 @@ struct SNSFailureTests {
 
     @Test(arguments: ["+15555550100", "+44207946000", "+491701234567890"])
     func e164NumbersAreSent(number: String) throws {
-        let server = try ScriptedSNSServer(["200"])
+        let server = try ScriptedAWSServer(.sns, ["200"])
         defer { server.stop() }
         let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
         #expect(try delivery.send(code: Fixtures.code, to: number, validForSeconds: 300).messageID == "scripted-1")
@@ -47,7 +47,7 @@ struct SNSFailureTests {
     }
 
     @Test func xmlErrorIsTypedNotRetriedAndNeverShowsTheCode() throws {
-        let server = try ScriptedSNSServer(["400:InvalidParameter"])
+        let server = try ScriptedAWSServer(.sns, ["400:InvalidParameter"])
         defer { server.stop() }
         let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
         let error = Fixtures.failure(of: delivery)
@@ -60,15 +60,15 @@ struct SNSFailureTests {
         #expect(response.code == "InvalidParameter")
         #expect(!response.isRetryable)
         // The scripted server echoes the request body, code included, in its message; entities are decoded.
-        #expect(response.message?.hasPrefix("scripted failure & echo: Action=Publish&") == true)
+        #expect(response.message?.hasPrefix("scripted failure for request Action=Publish&") == true)
         #expect(response.message?.contains("[code]") == true)
         #expect(!"\(error!)".contains(Fixtures.code))
-        #expect("\(error!)".hasPrefix("SNS refused the code SMS: HTTP 400 InvalidParameter: scripted failure & echo"))
+        #expect("\(error!)".hasPrefix("SNS refused the code SMS: HTTP 400 InvalidParameter: scripted failure for request"))
         #expect(try server.requestClientPorts().count == 1)
     }
 
     @Test func serverErrorIsRetriedOnceThenReported() throws {
-        let server = try ScriptedSNSServer(["500"])
+        let server = try ScriptedAWSServer(.sns, ["500"])
         defer { server.stop() }
         let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
         let start = ContinuousClock.now
@@ -87,7 +87,7 @@ struct SNSFailureTests {
 
     @Test(arguments: ["503", "429:Throttled", "400:Throttling"])
     func transientFailureThenSuccess(first: String) throws {
-        let server = try ScriptedSNSServer([first, "200"])
+        let server = try ScriptedAWSServer(.sns, [first, "200"])
         defer { server.stop() }
         let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
         let receipt = try delivery.send(code: Fixtures.code, to: Fixtures.phoneNumber, validForSeconds: 300)
@@ -96,7 +96,7 @@ struct SNSFailureTests {
     }
 
     @Test func slowServerEndsWithinTheBudget() throws {
-        let server = try ScriptedSNSServer(["200@10000"])
+        let server = try ScriptedAWSServer(.sns, ["200@10000"])
         defer { server.stop() }
         let budget = Duration.milliseconds(800)
         let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
@@ -113,7 +113,7 @@ struct SNSFailureTests {
     }
 
     @Test func noRetryWhenTooLittleBudgetRemains() throws {
-        let server = try ScriptedSNSServer(["503@400", "200"])
+        let server = try ScriptedAWSServer(.sns, ["503@400", "200"])
         defer { server.stop() }
         let budget = Duration.milliseconds(700)
         let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
@@ -129,7 +129,7 @@ struct SNSFailureTests {
     }
 
     @Test func deliveriesShareOneConnection() throws {
-        let server = try ScriptedSNSServer(["200"])
+        let server = try ScriptedAWSServer(.sns, ["200"])
         defer { server.stop() }
         let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
         for _ in 0..<3 {
