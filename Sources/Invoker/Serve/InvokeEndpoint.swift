@@ -1,7 +1,5 @@
-import NIOCore
+import LocalHTTPServer
 import NIOHTTP1
-import NIOPosix
-import Synchronization
 
 /// A local Lambda Invoke API in front of a transport, compatible with the Runtime Interface Emulator: `curl` and
 /// `aws lambda invoke --endpoint-url` work against it. Each connection is served as its own task; the transport runs
@@ -9,9 +7,7 @@ import Synchronization
 public final class InvokeEndpoint: Sendable {
     private let transport: any TriggerTransport
     private let onInvocation: @Sendable (Invocation) -> Void
-    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private let server = Mutex<(any Channel)?>(nil)
-    private let acceptLoop = Mutex<Task<Void, Never>?>(nil)
+    private let server = LocalHTTPServer()
 
     /// - Parameter onInvocation: told about every invocation once it has been answered (for a log line).
     public init(transport: any TriggerTransport, onInvocation: @escaping @Sendable (Invocation) -> Void = { _ in }) {
@@ -21,74 +17,20 @@ public final class InvokeEndpoint: Sendable {
 
     /// Listens on `host:port` (port 0 picks a free one) and returns `host:port`.
     public func start(host: String = "127.0.0.1", port: Int = 9000) async throws -> String {
-        let listener = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: channel)
-                }
-            }
-        server.withLock { $0 = listener.channel }
         let transport = self.transport
         let onInvocation = self.onInvocation
-        acceptLoop.withLock {
-            $0 = Task {
-                try? await withThrowingDiscardingTaskGroup { connections in
-                    try await listener.executeThenClose { accepted in
-                        for try await connection in accepted {
-                            connections.addTask {
-                                await Self.serve(connection, transport: transport, onInvocation: onInvocation)
-                            }
-                        }
-                    }
-                }
+        let bound = try await server.start(host: host, port: port) { _, _ in
+            { request, body in
+                let answer = await Self.answer(request, body: body, transport: transport, onInvocation: onInvocation)
+                return LocalHTTPAnswer(status: answer.status, headers: answer.headers, body: answer.body)
             }
         }
-        guard let address = listener.channel.localAddress, let ip = address.ipAddress, let port = address.port else {
-            throw InvokerError.usage("the invoke endpoint has no local address")
-        }
-        return "\(ip):\(port)"
+        return "\(bound.ip):\(bound.port)"
     }
 
     /// Stops listening, closes every connection and waits for the event loop to end.
     public func shutdown() async {
-        let channel = server.withLock { channel in defer { channel = nil }; return channel }
-        try? await channel?.close()
-        acceptLoop.withLock { $0?.cancel() }
-        try? await group.shutdownGracefully()
-    }
-
-    private static func serve(
-        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, transport: any TriggerTransport,
-        onInvocation: @Sendable (Invocation) -> Void
-    ) async {
-        try? await connection.executeThenClose { inbound, outbound in
-            var head: HTTPRequestHead?
-            var body = ByteBuffer()
-            for try await part in inbound {
-                switch part {
-                case .head(let requestHead):
-                    head = requestHead
-                    body.clear()
-                case .body(var chunk):
-                    body.writeBuffer(&chunk)
-                case .end:
-                    guard let request = head else { continue }
-                    head = nil
-                    let answer = await answer(request, body: Array(body.readableBytesView), transport: transport,
-                                              onInvocation: onInvocation)
-                    var headers = HTTPHeaders(answer.headers)
-                    headers.add(name: "Content-Length", value: String(answer.body.count))
-                    let status = HTTPResponseStatus(statusCode: answer.status)
-                    try await outbound.write(.head(HTTPResponseHead(version: request.version, status: status, headers: headers)))
-                    try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: answer.body))))
-                    try await outbound.write(.end(nil))
-                }
-            }
-        }
+        await server.shutdown()
     }
 
     private static func answer(

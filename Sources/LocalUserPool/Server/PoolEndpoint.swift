@@ -1,8 +1,6 @@
+import LocalHTTPServer
 import LosslessJSON
-import NIOCore
 import NIOHTTP1
-import NIOPosix
-import Synchronization
 
 /// The local user pool over HTTP: `POST /` with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>` (what
 /// the AWS SDKs send to `endpoint_url`), `GET /<poolId>/.well-known/jwks.json` and `openid-configuration`, and CORS
@@ -37,9 +35,7 @@ public final class PoolEndpoint: Sendable {
     }
 
     private let onExchange: @Sendable (Exchange) -> Void
-    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private let server = Mutex<(any Channel)?>(nil)
-    private let acceptLoop = Mutex<Task<Void, Never>?>(nil)
+    private let server = LocalHTTPServer()
 
     public init(onExchange: @escaping @Sendable (Exchange) -> Void = { _ in }) {
         self.onExchange = onExchange
@@ -52,72 +48,23 @@ public final class PoolEndpoint: Sendable {
     public func start(
         host: String, port: Int, makePool: (_ baseURL: String) throws -> LocalUserPool
     ) async throws -> LocalUserPool {
-        let listener = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
-                }
-            }
-        server.withLock { $0 = listener.channel }
-        guard let boundPort = listener.channel.localAddress?.port else {
-            throw PoolError(.internalError, "The pool endpoint has no local address.")
-        }
-        let pool = try makePool("http://\(host):\(boundPort)")
+        var made: LocalUserPool?
         let onExchange = self.onExchange
-        acceptLoop.withLock {
-            $0 = Task {
-                try? await withThrowingDiscardingTaskGroup { connections in
-                    try await listener.executeThenClose { accepted in
-                        for try await connection in accepted {
-                            connections.addTask { await Self.serve(connection, pool: pool, onExchange: onExchange) }
-                        }
-                    }
-                }
+        _ = try await server.start(host: host, port: port) { _, boundPort in
+            let pool = try makePool("http://\(host):\(boundPort)")
+            made = pool
+            return { request, body in
+                let answer = await Self.answer(request, body: body, pool: pool, onExchange: onExchange)
+                return LocalHTTPAnswer(status: answer.status, headers: answer.headers, body: answer.body)
             }
         }
-        return pool
+        guard let made else { throw PoolError(.internalError, "The pool endpoint did not make its pool.") }
+        return made
     }
 
     /// Stops listening, closes every connection, waits for their tasks and then for the event loop to end.
     public func shutdown() async {
-        let channel = server.withLock { channel in defer { channel = nil }; return channel }
-        try? await channel?.close()
-        let loop = acceptLoop.withLock { loop in defer { loop = nil }; return loop }
-        loop?.cancel()
-        await loop?.value
-        try? await group.shutdownGracefully()
-    }
-
-    private static func serve(
-        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, pool: LocalUserPool,
-        onExchange: @Sendable (Exchange) -> Void
-    ) async {
-        try? await connection.executeThenClose { inbound, outbound in
-            var head: HTTPRequestHead?
-            var body = ByteBuffer()
-            for try await part in inbound {
-                switch part {
-                case .head(let requestHead):
-                    head = requestHead
-                    body.clear()
-                case .body(var chunk):
-                    body.writeBuffer(&chunk)
-                case .end:
-                    guard let request = head else { continue }
-                    head = nil
-                    let answer = await answer(request, body: Array(body.readableBytesView), pool: pool, onExchange: onExchange)
-                    var headers = HTTPHeaders(answer.headers)
-                    headers.add(name: "Content-Length", value: String(answer.body.count))
-                    let status = HTTPResponseStatus(statusCode: answer.status)
-                    try await outbound.write(.head(HTTPResponseHead(version: request.version, status: status, headers: headers)))
-                    try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: answer.body))))
-                    try await outbound.write(.end(nil))
-                }
-            }
-        }
+        await server.shutdown()
     }
 
     private static func answer(
