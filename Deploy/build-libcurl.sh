@@ -120,7 +120,9 @@ log "configure + make (log: $build_log)"
     make -C include install
     # curl's licence, for the zip's licenses/ (Deploy/package.sh)
     cp COPYING "$prefix/COPYING"
-) >"$build_log" 2>&1 || die "libcurl build failed; the last lines of $build_log:$(echo; tail -n 25 "$build_log")"
+) >"$build_log" 2>&1 &
+# Waited for rather than tested with ||, under which the subshell would run without errexit.
+wait $! || die "libcurl build failed; the last lines of $build_log:$(echo; tail -n 25 "$build_log")"
 
 [[ -f $prefix/lib/libcurl.a ]] || die "the build finished without $prefix/lib/libcurl.a; see $build_log"
 grep -E '^  (SSL|Protocols|Features):' "$build_log" >&2 || true
