@@ -93,8 +93,16 @@ build_args=(
     -Xlinker --disable-new-dtags
     -Xlinker -z -Xlinker pack-relative-relocs
 )
-(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}") >&2
 binary=$(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}" --show-bin-path)/bootstrap
+# SwiftPM does not track the static archives it links: when build-libcurl.sh or build-openssl.sh has
+# rebuilt one since the last link, remove the old bootstrap so that it is linked again.
+for archive in "$libcurl_work"/static-lib/*.a; do
+    if [[ -f $binary && $(realpath "$archive") -nt $binary ]]; then
+        log "$(basename "$archive") is newer than the last linked bootstrap: linking again"
+        rm -f "$binary"
+    fi
+done
+(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}") >&2
 [[ -x $binary ]] || die "the build did not produce $binary"
 
 interpreter=$(readelf --program-headers "$binary" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
