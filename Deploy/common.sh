@@ -17,3 +17,27 @@ install_missing_packages() {
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
+
+# `apt-get source` needs a deb-src entry; Debian's container images ship only binary ones.
+ensure_deb_src() {
+    local sources=/etc/apt/sources.list.d/debian-src.sources
+    if grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+        return 0
+    fi
+    [[ $(id -u) == 0 ]] || die "no deb-src entry in /etc/apt; as root, add one for bookworm like $sources in Deploy/common.sh"
+    log "adding $sources"
+    cat >"$sources" <<'EOF'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+    apt-get update -qq
+}

@@ -9,8 +9,9 @@
 #   captcha-catalog.json      the CAPTCHA catalog: Deploy/captcha-catalog.json, or FILE given with
 #                             --captcha-catalog (the template's default CAPTCHA_CATALOG points here)
 #   licenses/                 the copyright and licence notices of what the zip ships or links:
-#                             libc6, libstdc++6, libgcc-s1, libssl3 (Debian's copyright files; libssl3's
-#                             covers the static OpenSSL) and curl (its COPYING)
+#                             libc6, libstdc++6, libgcc-s1 (Debian's copyright files), libssl3 (the
+#                             copyright file of the Debian openssl source built, which covers the
+#                             static OpenSSL) and curl (its COPYING)
 #   BUILDINFO                 Swift, glibc, OpenSSL and curl versions, the git commit (with -dirty when
 #                             tracked files differ from it) and the UTC build time
 #
@@ -18,9 +19,10 @@
 # pointing at that zip, for `sam deploy` and `aws cloudformation package` of the prebuilt zip (the
 # template's own CodeUri is the Deploy/ directory, for `sam build`'s makefile build).
 #
-# libcurl and OpenSSL are linked statically (Deploy/build-libcurl.sh builds the libcurl), so the zip
-# carries no libcurl, libssl or libcrypto; so are libstdc++ and libgcc, of which the Swift runtime uses
-# a few kilobytes (their shared libraries would add 0.8 MB to the zip).
+# libcurl and OpenSSL are linked statically (Deploy/build-libcurl.sh builds the libcurl, and before it
+# Deploy/build-openssl.sh a trimmed OpenSSL from Debian's source), so the zip carries no libcurl, libssl
+# or libcrypto; so are libstdc++ and libgcc, of which the Swift runtime uses a few kilobytes (their
+# shared libraries would add 0.8 MB to the zip).
 # The zip has fixed file times and order, and is recompressed with advzip (7-Zip's deflate: the same
 # format, about 3.5 % smaller than zip -9); BUILDINFO's build time is SOURCE_DATE_EPOCH when that is set,
 # so the same inputs and SOURCE_DATE_EPOCH give the same zip byte for byte.
@@ -40,10 +42,10 @@ loader=ld-linux-x86-64.so.2
 host_loader=/lib64/$loader
 max_zip_bytes=$((8 * 1024 * 1024))
 libcurl_work=$deploy_dir/work/libcurl
-# Debian packages whose copyright file goes into licenses/: the shipped glibc, the libstdc++ and libgcc
-# linked statically, and the OpenSSL linked statically (libssl3 is the binary package built with the
-# libssl-dev archives).
-license_packages=(libc6 libstdc++6 libgcc-s1 libssl3)
+openssl_work=$deploy_dir/work/openssl
+# Debian packages whose copyright file goes into licenses/: the shipped glibc, and the libstdc++ and
+# libgcc linked statically. The statically linked OpenSSL's goes in as licenses/libssl3 below.
+license_packages=(libc6 libstdc++6 libgcc-s1)
 
 catalog=$deploy_dir/captcha-catalog.json
 while (($#)); do
@@ -91,8 +93,16 @@ build_args=(
     -Xlinker --disable-new-dtags
     -Xlinker -z -Xlinker pack-relative-relocs
 )
-(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}") >&2
 binary=$(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}" --show-bin-path)/bootstrap
+# SwiftPM does not track the static archives it links: when build-libcurl.sh or build-openssl.sh has
+# rebuilt one since the last link, remove the old bootstrap so that it is linked again.
+for archive in "$libcurl_work"/static-lib/*.a; do
+    if [[ -f $binary && $(realpath "$archive") -nt $binary ]]; then
+        log "$(basename "$archive") is newer than the last linked bootstrap: linking again"
+        rm -f "$binary"
+    fi
+done
+(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}") >&2
 [[ -x $binary ]] || die "the build did not produce $binary"
 
 interpreter=$(readelf --program-headers "$binary" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
@@ -132,6 +142,10 @@ for package in "${license_packages[@]}"; do
     [[ -s $notice ]] || die "$notice not found: is $package installed?"
     cp "$notice" "$stage/licenses/$package"
 done
+# The debian/copyright of the openssl source build-openssl.sh built (the file Debian ships as libssl3's).
+openssl_notice=$openssl_work/prefix/COPYRIGHT
+[[ -s $openssl_notice ]] || die "$openssl_notice not found: Deploy/build-openssl.sh keeps it from the source"
+cp "$openssl_notice" "$stage/licenses/libssl3"
 # curl's own COPYING, as build-libcurl.sh keeps it from the source it built; else Debian's copyright file.
 curl_notice=$libcurl_work/prefix/COPYING
 [[ -s $curl_notice ]] || curl_notice=/usr/share/doc/libcurl4-openssl-dev/copyright
@@ -143,7 +157,8 @@ glibc_version="$(getconf GNU_LIBC_VERSION) (Debian libc6 $(dpkg-query -W -f='${V
 # The version text compiled into the binary says which OpenSSL was linked, whatever is installed now.
 openssl_text=$(strings -n 8 "$stage/bootstrap" | grep -m1 -E '^OpenSSL [0-9]+\.[0-9]+\.[0-9]+' || true)
 [[ -n $openssl_text ]] || die "no OpenSSL version text in the bootstrap: is OpenSSL linked in?"
-openssl_version="$openssl_text (static, Debian libssl-dev $(dpkg-query -W -f='${Version}' libssl-dev))"
+openssl_source=$(sed -n 's/^openssl \([^;]*\);.*/\1/p' "$openssl_work/build.stamp" 2>/dev/null || true)
+openssl_version="$openssl_text (static, trimmed; Debian source ${openssl_source:-unknown})"
 curl_version=$(sed -n 's/^#define LIBCURL_VERSION "\(.*\)"$/\1/p' "$libcurl_work/prefix/include/curl/curlver.h")
 [[ -n $curl_version ]] || die "no LIBCURL_VERSION in $libcurl_work/prefix/include/curl/curlver.h"
 curl_source=$(sed -n 's/^curl \([^;]*\);.*/\1/p' "$libcurl_work/build.stamp" 2>/dev/null || true)

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Builds a trimmed static OpenSSL (libssl.a and libcrypto.a) from Debian's own source package, for
+# linking into the Lambda bootstrap through Deploy/build-libcurl.sh.
+#
+# Debian's libssl-dev archives carry every algorithm OpenSSL 3.0 has, and its default provider pulls
+# them all into the link (3.3 MB of libcrypto.a in the bootstrap). This build keeps what HTTPS to AWS
+# and the Swift code need: a TLS 1.2 and 1.3 client, AES (GCM, CBC and the rest), ChaCha20-Poly1305,
+# SHA-1, SHA-2 and SHA-3, HMAC, RSA (PKCS #1 and PSS), EC on the prime curves (ECDSA, ECDH), X25519 and
+# X448, the DRBG, X.509 verification, PEM and PKCS #8, and big numbers. It leaves out SSL 3, TLS 1.0 and
+# 1.1, DTLS, the legacy ciphers and digests (and RIPEMD-160), DH, DSA, SM2/3/4, GOST, binary curves,
+# AES-OCB, CMAC and AES-SIV, scrypt, CMS, CT, OCSP (curl uses it only for CURLOPT_SSL_VERIFYSTATUS,
+# which the code does not set), RFC 3779 certificate extensions, time stamps, CMP, SRP, PSK and NPN in
+# TLS, TLS multi-block writes, async jobs, engines and loadable modules, and the openssl command.
+# The C code is compiled with -Os (the assembly that does the bulk crypto is unaffected), and with
+# -ffunction-sections -fdata-sections so that the link's --gc-sections drops unused functions.
+#
+# OPENSSLDIR stays Debian's /usr/lib/ssl, so the default verify paths are those of Debian's libssl
+# (and SSL_CERT_FILE / SSL_CERT_DIR override them, as before).
+#
+# The source: `apt-get source openssl` at the version of the installed libssl-dev when the deb-src
+# entries still list it, else the newest version they list that can be fetched. Debian's patches
+# apply on unpack; Debian's build recipe (debian/rules) is not used.
+#
+# Result, under Deploy/work/openssl/:
+#   prefix/      include/openssl/*.h (with the trimmed configuration.h), lib/libssl.a, lib/libcrypto.a,
+#                and the source's debian/copyright as COPYRIGHT (for the zip's licenses/libssl3)
+#   build.stamp  "openssl VERSION; recipe HASH": the source version built and this script's hash
+#
+# Idempotent: when a build from a source version apt still lists and this recipe exists, it does nothing.
+# Usage: Deploy/build-openssl.sh [--print-prefix]   (then prints the prefix/ path on stdout)
+set -euo pipefail
+
+deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$deploy_dir/common.sh"
+work=$deploy_dir/work/openssl
+prefix=$work/prefix
+stamp=$work/build.stamp
+
+case ${1:-} in
+    --print-prefix) print_prefix=1 ;;
+    '') print_prefix=0 ;;
+    *) echo "usage: $0 [--print-prefix]" >&2; exit 2 ;;
+esac
+
+# OpenSSL 3.0 has no no-apps or no-docs; build_libs below builds neither.
+configure_flags=(
+    linux-x86_64 no-shared no-tests
+    no-legacy no-engine no-dso no-module no-comp no-ui-console
+    no-ssl3 no-tls1 no-tls1_1 no-dtls no-srtp no-sctp no-psk no-srp
+    no-gost no-des no-idea no-rc2 no-rc4 no-rc5 no-md2 no-md4 no-mdc2 no-seed no-camellia no-aria
+    no-sm2 no-sm3 no-sm4 no-whirlpool no-blake2 no-siphash no-cast no-bf
+    no-dsa no-dh no-ec2m no-ocb no-cmac no-siv no-scrypt no-rmd160
+    no-cms no-ts no-cmp no-ct no-ocsp no-rfc3779 no-nextprotoneg no-multiblock no-async
+    --prefix="$prefix" --libdir=lib --openssldir=/usr/lib/ssl
+    -Os -ffunction-sections -fdata-sections
+)
+# ENGINESDIR and MODULESDIR (derived from --libdir) are compiled in as text though nothing loads from
+# them here; Debian's values keep this checkout's path out of the binary.
+make_dirs=(ENGINESDIR=/usr/lib/x86_64-linux-gnu/engines-3 MODULESDIR=/usr/lib/x86_64-linux-gnu/ossl-modules)
+recipe=$(sha256sum <"${BASH_SOURCE[0]}" | cut -c1-16)
+
+finish() {
+    if ((print_prefix)); then echo "$prefix"; fi
+}
+
+install_missing_packages build-essential dpkg-dev perl
+ensure_deb_src
+
+# The versions to try, best first: the installed libssl-dev's, then the others newest first.
+installed_version=$(dpkg-query -W -f='${Version}' libssl-dev 2>/dev/null || true)
+mapfile -t listed < <(apt-cache showsrc openssl 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -rV | uniq)
+((${#listed[@]})) || die "apt-cache showsrc openssl found no source package; run apt-get update and check the deb-src entry"
+candidates=()
+for version in "${listed[@]}"; do
+    if [[ $version == "$installed_version" ]]; then candidates=("$version" "${candidates[@]}"); else candidates+=("$version"); fi
+done
+
+# Up to date: a build by this recipe, of a version apt still lists, and of the installed libssl-dev's
+# version whenever apt lists that.
+if [[ -f $stamp && -f $prefix/lib/libssl.a && -f $prefix/lib/libcrypto.a ]]; then
+    built_version=$(sed -n 's/^openssl \([^;]*\);.*/\1/p' "$stamp")
+    if [[ $(<"$stamp") == "openssl $built_version; recipe $recipe" && " ${candidates[*]} " == *" $built_version "* ]] \
+        && [[ $built_version == "$installed_version" || " ${listed[*]} " != *" $installed_version "* ]]; then
+        log "up to date (openssl $built_version) in $work"
+        finish
+        exit 0
+    fi
+fi
+
+rm -rf "$work/src" "$prefix" "$stamp"
+mkdir -p "$work/src"
+source_version=
+for version in "${candidates[@]}"; do
+    if (cd "$work/src" && apt-get source -qq "openssl=$version" >apt-source.log 2>&1); then
+        source_version=$version
+        break
+    fi
+    log "apt-get source openssl=$version failed; trying the next version"
+    find "$work/src" -mindepth 1 -maxdepth 1 ! -name apt-source.log -exec rm -rf {} +
+done
+[[ -n $source_version ]] || die "apt-get source openssl failed for ${candidates[*]}; see $work/src/apt-source.log"
+[[ $source_version == "$installed_version" ]] \
+    || log "note: apt offers no source of the installed libssl-dev (${installed_version:-none}); building $source_version"
+src_dir=$(find "$work/src" -mindepth 1 -maxdepth 1 -type d -name 'openssl-*' | head -n1)
+[[ -d $src_dir ]] || die "no unpacked openssl source in $work/src"
+
+build_log=$work/build.log
+log "building trimmed static OpenSSL from Debian source openssl $source_version (log: $build_log)"
+(
+    cd "$src_dir"
+    ./Configure "${configure_flags[@]}"
+    # Only the libraries (no openssl command, tests or manual pages), then their headers.
+    make -j"$(nproc)" "${make_dirs[@]}" build_libs
+    make install_dev
+    cp debian/copyright "$prefix/COPYRIGHT"
+) >"$build_log" 2>&1 &
+# Waited for rather than tested with ||, under which the subshell would run without errexit.
+wait $! || die "OpenSSL build failed; the last lines of $build_log:$(echo; tail -n 25 "$build_log")"
+
+for archive in libssl.a libcrypto.a; do
+    [[ -f $prefix/lib/$archive ]] || die "the build finished without $prefix/lib/$archive; see $build_log"
+done
+echo "openssl $source_version; recipe $recipe" >"$stamp"
+rm -rf "$work/src"
+log "done: $prefix/lib/libcrypto.a ($(du -h "$prefix/lib/libcrypto.a" | cut -f1)), libssl.a ($(du -h "$prefix/lib/libssl.a" | cut -f1))"
+finish
