@@ -81,6 +81,9 @@ ln -sfn "$libstdcxx_archive" "$static_cxx/libstdc++.a"
 # lld with packed relative relocations (DT_RELR, which the shipped glibc >= 2.36 reads) leaves out
 # about 1 MB of relocation records that the loader would otherwise read at every cold start.
 # -static-libgcc and the libstdc++.a directory link the C++ runtime in rather than shipping it.
+# --no-export-dynamic undoes the -export-dynamic of Swift's static-stdlib link: it exports every Swift
+# symbol (200 KB of .dynsym and .dynstr) for the Swift backtracer, which the zip does not ship, and
+# nothing resolves the executable's own symbols at run time.
 log "swift build -c release --product bootstrap (scratch path ${scratch#"$repo_dir"/})"
 build_args=(
     -c release --product bootstrap --scratch-path "$scratch"
@@ -92,6 +95,7 @@ build_args=(
     -Xlinker "-rpath=$task_lib"
     -Xlinker --disable-new-dtags
     -Xlinker -z -Xlinker pack-relative-relocs
+    -Xlinker --no-export-dynamic
 )
 binary=$(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}" --show-bin-path)/bootstrap
 # SwiftPM does not track the static archives it links: when build-libcurl.sh or build-openssl.sh has
