@@ -144,6 +144,29 @@ enum LineBreaks {
     }
 }
 
+/// A day of the proleptic Gregorian calendar, from its number of days since 1970-01-01.
+///
+/// Computed rather than asked of `gmtime_r`, which reads the time zone database (`/etc/localtime`) the first time
+/// it runs: six system calls on the first log line, which a cold sign-in waits for.
+struct CivilDate: Equatable {
+    let year: Int
+    let month: Int
+    let day: Int
+
+    init(daysSinceEpoch days: Int) {
+        // Count from 0000-03-01, so that the leap day ends each 4-, 100- and 400-year cycle.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+}
+
 /// UTC timestamps with milliseconds, as Lambda writes them: `2024-05-01T12:34:56.789Z`.
 enum Timestamp {
     /// The length of every timestamp (years 0 to 9999).
@@ -158,22 +181,22 @@ enum Timestamp {
     /// Writes the timestamp's bytes at the end of `output`, without building a string.
     static func append(_ sinceEpoch: Duration, to output: inout [UInt8]) {
         let (seconds, attoseconds) = sinceEpoch.components
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
+        let (days, secondOfDay) = Int(seconds).quotientAndRemainder(dividingBy: 86_400)
+        let date = CivilDate(daysSinceEpoch: secondOfDay < 0 ? days - 1 : days)
+        let second = secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay
         let milliseconds = Int(attoseconds / 1_000_000_000_000_000)
         output.reserveCapacity(output.count + length)
-        appendDigits(Int(parts.tm_year) + 1900, 4, to: &output)
+        appendDigits(date.year, 4, to: &output)
         output.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mon) + 1, 2, to: &output)
+        appendDigits(date.month, 2, to: &output)
         output.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mday), 2, to: &output)
+        appendDigits(date.day, 2, to: &output)
         output.append(UInt8(ascii: "T"))
-        appendDigits(Int(parts.tm_hour), 2, to: &output)
+        appendDigits(second / 3600, 2, to: &output)
         output.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_min), 2, to: &output)
+        appendDigits(second / 60 % 60, 2, to: &output)
         output.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_sec), 2, to: &output)
+        appendDigits(second % 60, 2, to: &output)
         output.append(UInt8(ascii: "."))
         appendDigits(milliseconds, 3, to: &output)
         output.append(UInt8(ascii: "Z"))
