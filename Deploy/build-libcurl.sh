@@ -105,8 +105,7 @@ rm -rf "$work/src" "$prefix" "$static_lib" "$pkgconfig" "$stamp"
 mkdir -p "$work/src"
 (cd "$work/src" && apt-get source -qq "curl=$source_version" >apt-source.log 2>&1) \
     || die "apt-get source curl=$source_version failed; see $work/src/apt-source.log"
-src_dir=$(find "$work/src" -mindepth 1 -maxdepth 1 -type d -name 'curl-*' | head -n1)
-[[ -d $src_dir ]] || die "no unpacked curl source in $work/src"
+src_dir=$(unpacked_source "$work/src" curl)
 
 build_log=$work/build.log
 log "configure + make (log: $build_log)"
@@ -130,8 +129,7 @@ log "configure + make (log: $build_log)"
     # curl's licence, for the zip's licenses/ (Deploy/package.sh)
     cp COPYING "$prefix/COPYING"
 ) >"$build_log" 2>&1 &
-# Waited for rather than tested with ||, under which the subshell would run without errexit.
-wait $! || die "libcurl build failed; the last lines of $build_log:$(echo; tail -n 25 "$build_log")"
+await_build $! "libcurl build" "$build_log"
 
 [[ -f $prefix/lib/libcurl.a ]] || die "the build finished without $prefix/lib/libcurl.a; see $build_log"
 grep -E '^  (SSL|Protocols|Features):' "$build_log" >&2 || true

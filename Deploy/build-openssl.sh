@@ -102,8 +102,7 @@ done
 [[ -n $source_version ]] || die "apt-get source openssl failed for ${candidates[*]}; see $work/src/apt-source.log"
 [[ $source_version == "$installed_version" ]] \
     || log "note: apt offers no source of the installed libssl-dev (${installed_version:-none}); building $source_version"
-src_dir=$(find "$work/src" -mindepth 1 -maxdepth 1 -type d -name 'openssl-*' | head -n1)
-[[ -d $src_dir ]] || die "no unpacked openssl source in $work/src"
+src_dir=$(unpacked_source "$work/src" openssl)
 
 build_log=$work/build.log
 log "building trimmed static OpenSSL from Debian source openssl $source_version (log: $build_log)"
@@ -115,8 +114,7 @@ log "building trimmed static OpenSSL from Debian source openssl $source_version 
     make install_dev
     cp debian/copyright "$prefix/COPYRIGHT"
 ) >"$build_log" 2>&1 &
-# Waited for rather than tested with ||, under which the subshell would run without errexit.
-wait $! || die "OpenSSL build failed; the last lines of $build_log:$(echo; tail -n 25 "$build_log")"
+await_build $! "OpenSSL build" "$build_log"
 
 for archive in libssl.a libcrypto.a; do
     [[ -f $prefix/lib/$archive ]] || die "the build finished without $prefix/lib/$archive; see $build_log"

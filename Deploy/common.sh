@@ -41,3 +41,19 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
     apt-get update -qq
 }
+
+# The source tree `apt-get source PACKAGE` unpacked into DIR (dies when there is none).
+# Usage: src_dir=$(unpacked_source DIR PACKAGE)
+unpacked_source() {
+    local dir
+    dir=$(find "$1" -mindepth 1 -maxdepth 1 -type d -name "$2-*" | head -n1)
+    [[ -d $dir ]] || die "no unpacked $2 source in $1"
+    echo "$dir"
+}
+
+# Waits for a build run as a background subshell (PID) with its output in LOG; when it failed, dies with WHAT
+# and the log's last lines. Waited for rather than tested with ||, under which the subshell would run without errexit.
+# Usage: ( ... ) >"$log" 2>&1 & await_build $! WHAT LOG
+await_build() {
+    wait "$1" || die "$2 failed; the last lines of $3:$(echo; tail -n 25 "$3")"
+}

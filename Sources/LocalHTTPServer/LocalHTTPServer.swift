@@ -3,23 +3,17 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// What a ``LocalHTTPServer`` sends back for one request; it adds `Content-Length`.
-public struct LocalHTTPAnswer: Sendable {
-    public let status: Int
-    public let headers: [(String, String)]
-    public let body: [UInt8]
-
-    public init(status: Int, headers: [(String, String)], body: [UInt8]) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
+/// What a ``LocalHTTPServer`` sends back for one request; the server adds `Content-Length`.
+public protocol LocalHTTPAnswer: Sendable {
+    var status: Int { get }
+    var headers: [(String, String)] { get }
+    var body: [UInt8] { get }
 }
 
 /// An HTTP/1.1 server on SwiftNIO for the local tools (the Invoke API, the local user pool): it reads each request
 /// whole, hands it to `answer` and writes the answer back, serving each connection as its own task.
 public final class LocalHTTPServer: Sendable {
-    public typealias Answer = @Sendable (_ request: HTTPRequestHead, _ body: [UInt8]) async -> LocalHTTPAnswer
+    public typealias Answer = @Sendable (_ request: HTTPRequestHead, _ body: [UInt8]) async -> any LocalHTTPAnswer
 
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let listener = Mutex<(any Channel)?>(nil)
@@ -43,11 +37,13 @@ public final class LocalHTTPServer: Sendable {
                 }
             }
         listener.withLock { $0 = bound.channel }
+        let address: (ip: String, port: Int)
         let answer: Answer
         do {
-            guard let address = bound.channel.localAddress, let ip = address.ipAddress, let boundPort = address.port else {
+            guard let local = bound.channel.localAddress, let ip = local.ipAddress, let boundPort = local.port else {
                 throw LocalHTTPServerError.noLocalAddress
             }
+            address = (ip, boundPort)
             answer = try makeAnswer(ip, boundPort)
         } catch {
             await shutdown()
@@ -64,7 +60,12 @@ public final class LocalHTTPServer: Sendable {
                 }
             }
         }
-        return (bound.channel.localAddress?.ipAddress ?? host, bound.channel.localAddress?.port ?? port)
+        return address
+    }
+
+    /// Listens on `host:port` (port 0 picks a free one), serves requests with `answer`, and returns the address bound.
+    public func start(host: String, port: Int, answer: @escaping Answer) async throws -> (ip: String, port: Int) {
+        try await start(host: host, port: port) { _, _ in answer }
     }
 
     /// Stops listening, closes every connection, waits for their tasks and then for the event loop to end.

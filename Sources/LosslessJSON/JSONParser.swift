@@ -47,6 +47,13 @@ extension JSONValue {
     }
 }
 
+extension JSONParseError {
+    /// The same error one level up: `component` (`$`, `.key` or `[index]`) put in front of its path.
+    fileprivate func within(_ component: String) -> JSONParseError {
+        JSONParseError(offset: offset, path: component + path, reason: reason)
+    }
+}
+
 /// A document that was read, with the bytes it was read from and where one member of its root object lies in them.
 ///
 /// A handler that changes only that member can write the document back by splicing the member's new value into the
@@ -117,7 +124,7 @@ private struct JSONParser {
             value = try parseValue()
         } catch {
             // Each enclosing object and array has put its part of the path in front on the way out.
-            throw JSONParseError(offset: error.offset, path: "$" + error.path, reason: error.reason)
+            throw error.within("$")
         }
         skipWhitespace()
         guard index == bytes.count else { throw error("unexpected \(describeCurrentByte()) after the end of the value", path: "$") }
@@ -169,7 +176,7 @@ private struct JSONParser {
             do {
                 object[key] = try parseValue()
             } catch {
-                throw JSONParseError(offset: error.offset, path: ".\(key)" + error.path, reason: error.reason)
+                throw error.within(".\(key)")
             }
             if depth == 1, let rootMemberToLocate, key.hasSameUTF8(as: rootMemberToLocate) {
                 locatedCount += 1
@@ -201,7 +208,7 @@ private struct JSONParser {
             do {
                 elements.append(try parseValue())
             } catch {
-                throw JSONParseError(offset: error.offset, path: "[\(elements.count)]" + error.path, reason: error.reason)
+                throw error.within("[\(elements.count)]")
             }
             skipWhitespace()
             guard index < bytes.count else { throw error("the input ends inside an array") }

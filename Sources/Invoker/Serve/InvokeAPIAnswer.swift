@@ -1,8 +1,9 @@
+import LocalHTTPServer
 import LosslessJSON
 
 /// What the Lambda Invoke API (`POST /2015-03-31/functions/{name}/invocations`) answers for one request, as the
 /// Runtime Interface Emulator and Lambda itself answer it.
-struct InvokeAPIAnswer: Sendable {
+struct InvokeAPIAnswer: LocalHTTPAnswer {
     let status: Int
     let headers: [(String, String)]
     let body: [UInt8]

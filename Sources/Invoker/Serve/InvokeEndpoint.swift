@@ -19,11 +19,8 @@ public final class InvokeEndpoint: Sendable {
     public func start(host: String = "127.0.0.1", port: Int = 9000) async throws -> String {
         let transport = self.transport
         let onInvocation = self.onInvocation
-        let bound = try await server.start(host: host, port: port) { _, _ in
-            { request, body in
-                let answer = await Self.answer(request, body: body, transport: transport, onInvocation: onInvocation)
-                return LocalHTTPAnswer(status: answer.status, headers: answer.headers, body: answer.body)
-            }
+        let bound = try await server.start(host: host, port: port) { request, body in
+            await Self.answer(request, body: body, transport: transport, onInvocation: onInvocation)
         }
         return "\(bound.ip):\(bound.port)"
     }

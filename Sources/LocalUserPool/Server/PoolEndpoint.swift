@@ -53,10 +53,7 @@ public final class PoolEndpoint: Sendable {
         _ = try await server.start(host: host, port: port) { _, boundPort in
             let pool = try makePool("http://\(host):\(boundPort)")
             made = pool
-            return { request, body in
-                let answer = await Self.answer(request, body: body, pool: pool, onExchange: onExchange)
-                return LocalHTTPAnswer(status: answer.status, headers: answer.headers, body: answer.body)
-            }
+            return { request, body in await Self.answer(request, body: body, pool: pool, onExchange: onExchange) }
         }
         guard let made else { throw PoolError(.internalError, "The pool endpoint did not make its pool.") }
         return made

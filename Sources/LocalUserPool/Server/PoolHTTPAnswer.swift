@@ -1,8 +1,9 @@
 import Foundation
+import LocalHTTPServer
 import LosslessJSON
 
 /// One HTTP answer of the pool endpoint, in the Cognito JSON protocol's shape.
-public struct PoolHTTPAnswer: Sendable {
+public struct PoolHTTPAnswer: LocalHTTPAnswer {
     /// The `X-Amz-Target` prefix of every Cognito user-pool operation.
     public static let targetPrefix = "AWSCognitoIdentityProviderService."
     public static let contentType = "application/x-amz-json-1.1"
