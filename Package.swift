@@ -65,9 +65,10 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "LosslessJSON"),
+        .target(name: "PosixLock"),
         .target(name: "PlainText"),
         .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
-        .target(name: "ChallengeCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "PosixLock"]),
         .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto"]),
         .target(name: "MagicLinkToken", dependencies: ["PlainText", "ChallengeCrypto"]),
@@ -80,7 +81,7 @@ let package = Package(
         .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
         .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
         .target(name: "CaptchaVerification", dependencies: ["PlainText", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "ChallengeStateStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ParameterStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
@@ -102,6 +103,7 @@ let package = Package(
         .target(
             name: "RuntimeAPIEmulator",
             dependencies: [
+                "PosixLock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -111,7 +113,7 @@ let package = Package(
             name: "Invoker",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON",
-                "CaptchaVerification", "LocalHTTPServer",
+                "CaptchaVerification", "LocalHTTPServer", "PosixLock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -120,6 +122,7 @@ let package = Package(
         .target(
             name: "LocalHTTPServer",
             dependencies: [
+                "PosixLock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -135,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "cognito-local",
             dependencies: [
-                "Invoker", "LocalUserPool", "CognitoTokens",
+                "Invoker", "LocalUserPool", "CognitoTokens", "PosixLock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -148,22 +151,22 @@ let package = Package(
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
-        .testTarget(name: "ChallengeCryptoTests", dependencies: ["ChallengeCrypto"]),
+        .testTarget(name: "ChallengeCryptoTests", dependencies: ["PosixLock", "ChallengeCrypto"]),
         .testTarget(name: "MagicLinkTokenTests", dependencies: ["MagicLinkToken", "ChallengeCrypto"]),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
-        .testTarget(name: "CognitoTokensTests", dependencies: ["CognitoTokens", "ChallengeCrypto", "LosslessJSON"]),
+        .testTarget(name: "CognitoTokensTests", dependencies: ["PosixLock", "CognitoTokens", "ChallengeCrypto", "LosslessJSON"]),
         .testTarget(
             name: "ChallengeFlowsTests",
-            dependencies: ["ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
+            dependencies: ["PosixLock", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
         ),
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting",
+                "CognitoChallengeTesting", "PosixLock",
             ]
         ),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
             dependencies: ["bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport"]
@@ -184,10 +187,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ChallengeStateStoreTests",
-            dependencies: ["ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
+            dependencies: ["PosixLock", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
         ),
         .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
-        .testTarget(name: "InvokerTests", dependencies: ["Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON"]),
+        .testTarget(name: "InvokerTests", dependencies: ["PosixLock", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON"]),
         .testTarget(
             name: "LocalUserPoolTests",
             dependencies: ["LocalUserPool", "Invoker", "CognitoSRP", "CognitoTokens", "CurlHTTP", "LosslessJSON"]

@@ -1,4 +1,5 @@
 import COpenSSL
+import PosixLock
 
 /// SHA-256 on OpenSSL.
 ///
@@ -64,7 +65,7 @@ private enum KeyedHMACContexts {
     }
 
     private static let mac: Handle? = EVP_MAC_fetch(nil, "HMAC", nil).map(Handle.init(pointer:))
-    private static let entries = PthreadLock<[(key: [UInt8], context: Handle)]>([])
+    private static let entries = PosixLock<[(key: [UInt8], context: Handle)]>([])
 
     /// Writes the MAC of `message` under `key` to `output` (32 bytes); false when OpenSSL failed.
     static func authenticate(

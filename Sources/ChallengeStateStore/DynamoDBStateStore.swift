@@ -1,7 +1,7 @@
 import AWSSigV4
 import CurlHTTP
 import LosslessJSON
-import Synchronization
+import PosixLock
 
 /// A ``StateStore`` in an Amazon DynamoDB table, over DynamoDB's JSON API, signed with Signature Version 4, on one
 /// kept-alive libcurl connection.
@@ -15,7 +15,7 @@ import Synchronization
 public final class DynamoDBStateStore: StateStore {
     /// The table, endpoint, credentials and time budget this store uses.
     public let configuration: DynamoDBConfiguration
-    private let session: Mutex<CurlSession>
+    private let session: PosixLock<CurlSession>
     private let signer: SigV4Signer
     private let wallClock: @Sendable () -> Int64
 
@@ -24,7 +24,7 @@ public final class DynamoDBStateStore: StateStore {
         throws(CurlError)
     {
         self.configuration = configuration
-        session = Mutex(try CurlSession(caFile: configuration.caFile))
+        session = PosixLock(try CurlSession(caFile: configuration.caFile))
         signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: "dynamodb")
         wallClock = clock
     }

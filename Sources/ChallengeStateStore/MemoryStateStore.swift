@@ -1,9 +1,9 @@
-import Synchronization
+import PosixLock
 
 /// A ``StateStore`` in this process's memory, for tests and local runs: safe to share between threads, gone when
 /// the process ends. Expired records stay until overwritten, as DynamoDB's lazy TTL leaves them.
 public final class MemoryStateStore: StateStore {
-    private let records = Mutex<[String: StateRecord]>([:])
+    private let records = PosixLock<[String: StateRecord]>([:])
 
     /// An empty store.
     public init() {}

@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
+import PosixLock
 
 /// What a ``LocalHTTPServer`` sends back for one request; the server adds `Content-Length`.
 public protocol LocalHTTPAnswer: Sendable {
@@ -16,8 +16,8 @@ public final class LocalHTTPServer: Sendable {
     public typealias Answer = @Sendable (_ request: HTTPRequestHead, _ body: [UInt8]) async -> any LocalHTTPAnswer
 
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private let listener = Mutex<(any Channel)?>(nil)
-    private let acceptLoop = Mutex<Task<Void, Never>?>(nil)
+    private let listener = PosixLock<(any Channel)?>(nil)
+    private let acceptLoop = PosixLock<Task<Void, Never>?>(nil)
 
     public init() {}
 

@@ -1,5 +1,5 @@
 import NIOCore
-import Synchronization
+import PosixLock
 
 /// Pairs invocations from `invoke` callers with the runtime's `GET next` requests, one at a time, and tracks each
 /// invocation until its answer, its timeout, or shutdown. All state sits behind one lock; continuations and promises
@@ -45,7 +45,7 @@ final class InvocationBroker: Sendable {
         var nextTicket = 0
     }
 
-    private let state = Mutex(State())
+    private let state = PosixLock(State())
 
     /// Queues an invocation, or hands it straight to a waiting `GET next`. Called from the caller's task: when that
     /// task is already cancelled, the invocation ends as abandoned at once.

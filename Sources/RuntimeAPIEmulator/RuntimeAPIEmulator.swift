@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
+import PosixLock
 
 /// A local Runtime API (2018-06-01) for one function, over HTTP on 127.0.0.1.
 ///
@@ -15,8 +15,8 @@ public final class RuntimeAPIEmulator: Sendable {
     public let function: FunctionIdentity
     private let broker = InvocationBroker()
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private let server = Mutex<(any Channel)?>(nil)
-    private let isShutDown = Mutex(false)
+    private let server = PosixLock<(any Channel)?>(nil)
+    private let isShutDown = PosixLock(false)
 
     public init(function: FunctionIdentity = FunctionIdentity()) {
         self.function = function

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import PosixLock
 
 /// Returns when SIGINT or SIGTERM arrives.
 func waitForTermination() async {
@@ -22,7 +22,7 @@ func waitForTermination() async {
 
 /// True for the first caller of ``claim()`` only.
 private final class OnceFlag: Sendable {
-    private let claimed = Mutex(false)
+    private let claimed = PosixLock(false)
 
     func claim() -> Bool {
         claimed.withLock { wasClaimed in defer { wasClaimed = true }; return !wasClaimed }

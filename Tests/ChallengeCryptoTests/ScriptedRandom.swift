@@ -1,15 +1,15 @@
 import ChallengeCrypto
-import Synchronization
+import PosixLock
 
 /// A `RandomSource` that hands out the bytes a test scripted, so the test decides every draw.
 /// It throws when the script runs out, so a loop that keeps drawing cannot hang.
 final class ScriptedRandom: RandomSource {
     struct ScriptExhausted: Error {}
 
-    private let remaining: Mutex<[UInt8]>
+    private let remaining: PosixLock<[UInt8]>
 
     init(bytes: [UInt8]) {
-        remaining = Mutex(bytes)
+        remaining = PosixLock(bytes)
     }
 
     /// Four-byte draws, laid out in memory as a `UInt32` is.

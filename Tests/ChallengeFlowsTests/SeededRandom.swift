@@ -1,12 +1,12 @@
 import ChallengeCrypto
-import Synchronization
+import PosixLock
 
 /// A deterministic ``RandomSource`` (SplitMix64), so that codes and CAPTCHA picks are the same on every run.
 final class SeededRandom: RandomSource {
-    private let state: Mutex<UInt64>
+    private let state: PosixLock<UInt64>
 
     init(seed: UInt64) {
-        state = Mutex(seed)
+        state = PosixLock(seed)
     }
 
     func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {

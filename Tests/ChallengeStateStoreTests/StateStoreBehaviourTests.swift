@@ -1,6 +1,7 @@
 import ChallengeStateStore
 import Foundation
 import Synchronization
+import PosixLock
 import Testing
 
 /// What every ``StateStore`` must do, checked on the memory store and on DynamoDB (moto on 127.0.0.1).
@@ -72,7 +73,7 @@ struct StateStoreBehaviourTests {
         let key = StoreKind.uniqueKey()
         let (threads, increments) = (8, 20)
         let now = now
-        let tally = Mutex((successes: 0, conflicts: 0, errors: [String]()))
+        let tally = PosixLock((successes: 0, conflicts: 0, errors: [String]()))
         let ready = Atomic(0)
         let finished = DispatchGroup()
         for _ in 0..<threads {

@@ -1,7 +1,7 @@
 import ChallengeCrypto
 import CognitoTokens
 import LosslessJSON
-import Synchronization
+import PosixLock
 import Testing
 
 @Suite struct CognitoTokenIssuerTests {
@@ -115,7 +115,7 @@ import Testing
 
 /// Bytes 0, 1, 2, … in order.
 private final class CountingRandom: RandomSource {
-    private let next = Mutex<UInt8>(0)
+    private let next = PosixLock<UInt8>(0)
 
     func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
         next.withLock { next in

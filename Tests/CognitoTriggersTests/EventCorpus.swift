@@ -3,6 +3,7 @@ import CognitoEvents
 import CognitoTriggers
 import Foundation
 import Synchronization
+import PosixLock
 import LosslessJSON
 import Testing
 
@@ -86,7 +87,7 @@ struct CorpusError: Error, CustomStringConvertible {
 
 /// Collects delivered messages instead of sending them.
 final class RecordingDelivery: CodeDelivery, Sendable {
-    private let delivered = Mutex<[CodeMessage]>([])
+    private let delivered = PosixLock<[CodeMessage]>([])
 
     var messages: [CodeMessage] { delivered.withLock { $0 } }
 

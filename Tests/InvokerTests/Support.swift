@@ -1,11 +1,11 @@
 import Foundation
 import Invoker
-import Synchronization
+import PosixLock
 import Testing
 
 /// Lines a command wrote, captured instead of printed.
 final class CapturedConsole: Sendable {
-    private let lines = Mutex<(output: [String], diagnostics: [String])>(([], []))
+    private let lines = PosixLock<(output: [String], diagnostics: [String])>(([], []))
 
     var console: Console {
         Console(

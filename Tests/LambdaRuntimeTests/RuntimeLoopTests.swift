@@ -1,7 +1,7 @@
 import Foundation
 import LambdaRuntime
 import RuntimeAPIEmulator
-import Synchronization
+import PosixLock
 import Testing
 
 /// The loop, run in this process, against the Runtime API emulator on 127.0.0.1. Serialized: the loop sets
@@ -49,7 +49,7 @@ struct RuntimeLoopTests {
 
     @Test func surfacesEveryInvocationHeaderInTheContext() async throws {
         try await withEmulator { emulator, address in
-            let seen = Mutex<(LambdaContext, String?)?>(nil)
+            let seen = PosixLock<(LambdaContext, String?)?>(nil)
             _ = LoopThread(address: address) { event, context in
                 seen.withLock { $0 = (context, getenv("_X_AMZN_TRACE_ID").map { String(cString: $0) }) }
                 return event

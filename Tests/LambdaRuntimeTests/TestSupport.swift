@@ -1,7 +1,7 @@
 import Foundation
 import LambdaRuntime
 import RuntimeAPIEmulator
-import Synchronization
+import PosixLock
 
 /// Runs `body`, giving up (and cancelling it) after `limit`; nil when time ran out.
 func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
@@ -41,7 +41,7 @@ struct ClosureHandler: LambdaHandler {
 
 /// `LambdaRuntime.serve` on a thread of its own, as the blocking loop needs.
 final class LoopThread: Sendable {
-    private let ending = Mutex<RuntimeExit?>(nil)
+    private let ending = PosixLock<RuntimeExit?>(nil)
 
     init(address: String, makeHandler: @escaping @Sendable () throws -> ClosureHandler) {
         let configuration = RuntimeConfiguration(runtimeAPI: address, logger: LambdaLogger(minimumLevel: .fatal))

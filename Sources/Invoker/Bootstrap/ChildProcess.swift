@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Synchronization
+import PosixLock
 
 /// How a child process ended, in the words Lambda uses: `exit status 1`, `signal: killed`.
 public struct ProcessTermination: Sendable, Equatable, CustomStringConvertible {
@@ -35,7 +35,7 @@ public final class ChildProcess: Sendable {
 
     public let pid: pid_t
     public let startedAt: ContinuousClock.Instant
-    private let state = Mutex(State())
+    private let state = PosixLock(State())
 
     private struct State {
         var termination: ProcessTermination?

@@ -4,6 +4,7 @@ import CognitoTriggers
 import EmailDelivery
 import Foundation
 import LosslessJSON
+import PosixLock
 
 /// The configuration a local run uses, layered (later wins): the embedded ``LocalDefaults``, the process
 /// environment, an env file, then command-line flags.
@@ -106,18 +107,16 @@ public struct LocalConfiguration: Sendable {
         return true
     }
 
-    /// One stand-in per process, started by the first configuration that needs it. An `NSLock` (a pthread mutex)
-    /// guards it rather than `Mutex`, whose futex ThreadSanitizer cannot see.
-    nonisolated(unsafe) private static var runningStandIn: SiteverifyStandIn?
-    private static let standInLock = NSLock()
+    /// One stand-in per process, started by the first configuration that needs it.
+    private static let runningStandIn = PosixLock<SiteverifyStandIn?>(nil)
 
     private static func startedStandIn(hostname: String, action: String?) throws -> SiteverifyStandIn {
-        standInLock.lock()
-        defer { standInLock.unlock() }
-        if let runningStandIn { return runningStandIn }
-        let started = try SiteverifyStandIn(hostname: hostname, action: action)
-        runningStandIn = started
-        return started
+        try runningStandIn.withLock { running in
+            if let running { return running }
+            let started = try SiteverifyStandIn(hostname: hostname, action: action)
+            running = started
+            return started
+        }
     }
 
     /// Writes the embedded catalog to a temporary file (the triggers read catalogs from files) and returns its path.

@@ -1,7 +1,7 @@
 import ChallengeFlows
 import CognitoEvents
 import LosslessJSON
-import Synchronization
+import PosixLock
 
 /// Builds a realistic event for any trigger at any point of a flow. Earlier custom challenges in the session are
 /// issued for real by the configured triggers (in this process, codes captured rather than delivered), so the
@@ -168,7 +168,7 @@ public final class EventGenerator {
 
 /// Keeps delivered codes in memory instead of sending them.
 final class CapturedCodes: CodeDelivery, Sendable {
-    private let messages = Mutex<[CodeMessage]>([])
+    private let messages = PosixLock<[CodeMessage]>([])
 
     func deliver(_ message: CodeMessage) throws {
         messages.withLock { $0.append(message) }

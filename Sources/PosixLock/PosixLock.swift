@@ -4,16 +4,17 @@ import Glibc
 import Musl
 #endif
 
-/// State guarded by a POSIX mutex.
+/// State guarded by a POSIX mutex: the one lock every module of this package uses.
 ///
-/// The HMAC contexts use this rather than `Synchronization.Mutex`: on Linux that mutex waits on a futex directly,
-/// which ThreadSanitizer does not see, so every use of the state it guards from two threads was reported as a race.
+/// Not `Synchronization.PosixLock`: on Linux that mutex waits on a futex directly, which ThreadSanitizer cannot see, so
+/// every use of the state it guards from two threads is reported as a race and the sanitizer run fails at random.
 /// ThreadSanitizer intercepts `pthread_mutex_lock`, and an uncontended lock costs the same.
-final class PthreadLock<State>: @unchecked Sendable {
+public final class PosixLock<State>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
-    init(_ state: State) {
+    /// A lock guarding `state`.
+    public init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -26,7 +27,7 @@ final class PthreadLock<State>: @unchecked Sendable {
     }
 
     /// Runs `body` on the state while holding the lock.
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
