@@ -6,7 +6,7 @@ import Musl
 
 /// State guarded by a POSIX mutex: the one lock every module of this package uses.
 ///
-/// Not `Synchronization.PosixLock`: on Linux that mutex waits on a futex directly, which ThreadSanitizer cannot see, so
+/// Not `Synchronization.Mutex`: on Linux that mutex waits on a futex directly, which ThreadSanitizer cannot see, so
 /// every use of the state it guards from two threads is reported as a race and the sanitizer run fails at random.
 /// ThreadSanitizer intercepts `pthread_mutex_lock`, and an uncontended lock costs the same.
 public final class PosixLock<State>: @unchecked Sendable {
