@@ -12,11 +12,12 @@ import LosslessJSON
 /// The file holds codes in plain text by design, like a mailbox: it is created readable by its owner only, and an
 /// existing file that is a link, belongs to another user or is open to others is refused.
 public final class OutboxDelivery: CodeDelivery {
-    public let path: String
+    public var path: String { file.path }
+    private let file: PrivateAppendFile
     private let clock: @Sendable () -> Int64
 
     public init(path: String, clock: @escaping @Sendable () -> Int64) {
-        self.path = path
+        file = PrivateAppendFile(path: path)
         self.clock = clock
     }
 
@@ -31,7 +32,7 @@ public final class OutboxDelivery: CodeDelivery {
             ("sentAt", .number(JSONNumber(Int(clock())))),
         ])
         if let link = message.link { line["link"] = .string(link) }
-        try LocalFile.appendPrivately(JSONValue.object(line).serialized() + [UInt8(ascii: "\n")], to: path)
+        try file.append(JSONValue.object(line).serialized() + [UInt8(ascii: "\n")])
     }
 
     /// One message found in an outbox file.

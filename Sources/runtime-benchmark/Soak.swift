@@ -29,8 +29,8 @@ struct SoakSample {
 /// and at the end: a table row per sample as it is taken, then the growth from the first sample to the last.
 struct Soak {
     let invocations: Int
-    /// The runtime's outbox, emptied at each sample so that disk use stays bounded. The bootstrap opens it for each
-    /// line with `O_APPEND` (`LocalFile.appendPrivately`), so its next line lands at the start of the emptied file.
+    /// The runtime's outbox, emptied at each sample so that disk use stays bounded. The bootstrap keeps it open with
+    /// `O_APPEND` (`PrivateAppendFile`), so its next line lands at the start of the emptied file.
     let outbox: String
 
     /// 10k, 20k, 50k, 100k, 200k, … below `invocations`, then `invocations`.

@@ -52,6 +52,51 @@ import Glibc
         #expect(error?.reason.contains("belongs to user id 65534") == true)
     }
 
+    @Test("the outbox keeps its file open, and opens it again when it was removed or replaced")
+    func outboxFollowsItsPath() throws {
+        let path = Self.scratch("outbox")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outbox = OutboxDelivery(path: path, clock: { 0 })
+        for _ in 0..<50 { try outbox.deliver(Self.message) }
+        #expect(try OutboxDelivery.messages(at: path).count == 50)
+        // Counted by target, not in total: other tests open and close descriptors meanwhile.
+        let descriptorsOnTheOutbox = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { entry in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) == path
+        }
+        #expect(descriptorsOnTheOutbox.count == 1, "one descriptor serves every delivery")
+
+        try FileManager.default.removeItem(atPath: path)
+        try outbox.deliver(Self.message)
+        #expect(try OutboxDelivery.messages(at: path).count == 1, "a removed outbox is created again")
+
+        let replacement = Self.scratch("replacement")
+        FileManager.default.createFile(atPath: replacement, contents: nil, attributes: [.posixPermissions: 0o600])
+        #expect(rename(replacement, path) == 0)
+        try outbox.deliver(Self.message)
+        #expect(try OutboxDelivery.messages(at: path).count == 1, "a replaced outbox gets the next line")
+    }
+
+    @Test("the outbox refuses its open file once others may read it, or once a link stands at its path")
+    func outboxChecksItsOpenFile() throws {
+        let path = Self.scratch("outbox")
+        let target = Self.scratch("target")
+        defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: target) }
+        let outbox = OutboxDelivery(path: path, clock: { 0 })
+        try outbox.deliver(Self.message)
+
+        #expect(chmod(path, 0o644) == 0)
+        let opened = #expect(throws: LocalFile.Failure.self) { try outbox.deliver(Self.message) }
+        #expect(opened?.reason.contains("0644") == true)
+        #expect(try OutboxDelivery.messages(at: path).count == 1)
+
+        FileManager.default.createFile(atPath: target, contents: nil, attributes: [.posixPermissions: 0o600])
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        let linked = #expect(throws: LocalFile.Failure.self) { try outbox.deliver(Self.message) }
+        #expect(linked?.reason.contains("symbolic link") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)).isEmpty, "nothing reached the link's target")
+    }
+
     static func engine(current: String, decoy: String? = nil) throws -> ChallengeFlowEngine {
         try ChallengeFlowEngine(
             flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(),
