@@ -8,10 +8,12 @@ public enum EmailMask {
     /// The masked address, e.g. `j***@e***.com`.
     public static func mask(_ address: String) -> String {
         let address = address.lowercased()
-        guard let at = address.lastIndex(of: "@") else { return maskWord(address[...]) }
+        // Searched by scalar: "@" and "." are single scalars, and the grapheme breaking of a `Character` search
+        // would cost more than the rest of the mask.
+        guard let at = address.unicodeScalars.lastIndex(of: "@") else { return maskWord(address[...]) }
         let local = address[..<at]
-        let domain = address[address.index(after: at)...]
-        guard let dot = domain.lastIndex(of: ".") else { return "\(maskWord(local))@\(maskWord(domain))" }
+        let domain = address[address.unicodeScalars.index(after: at)...]
+        guard let dot = domain.unicodeScalars.lastIndex(of: ".") else { return "\(maskWord(local))@\(maskWord(domain))" }
         return "\(maskWord(local))@\(maskWord(domain[..<dot]))\(domain[dot...])"
     }
 
