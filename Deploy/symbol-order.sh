@@ -46,3 +46,5 @@ awk -v binary="$(readlink -f "$bin_dir/bootstrap")" '
         if (name !~ /^0x/ && name != "(below main)" && !seen[name]++) print name
     }' "${dumps[@]}" >"$order_file"
 log "wrote $(wc -l <"$order_file") functions to ${order_file#"$repo_dir"/}"
+# SwiftPM does not see the list as an input of the link: remove the binary so that the next build links it again.
+rm -f "$bin_dir/bootstrap"
