@@ -33,7 +33,9 @@ public struct ChallengeSeal: Sendable, Equatable {
 
     /// Reads metadata this package wrote (with or without a key id); nil for anything else.
     public init?(metadata: String) {
-        let fields = metadata.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        // Split by byte: ":" is ASCII, and a `Character` split would break the whole text into grapheme clusters.
+        let fields = metadata.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+            .map { String(Substring($0)) }
         guard fields.count == 4 || fields.count == 5 else { return nil }
         self.init(
             kind: fields[0], stepIndex: fields[1], expiresAt: fields[2], hash: fields[3],
@@ -99,7 +101,13 @@ struct AnswerHasher: Sendable {
             user.userName, normalizedAnswer,
         ]
         // Fields are joined with NUL, which none of them can contain in a way that shifts a boundary.
-        return HMACSHA256.authenticationCode(key: key, message: fields.joined(separator: "\u{0}"))
+        var message: [UInt8] = []
+        message.reserveCapacity(fields.reduce(fields.count) { $0 + $1.utf8.count })
+        for (index, field) in fields.enumerated() {
+            if index > 0 { message.append(0) }
+            message.append(contentsOf: field.utf8)
+        }
+        return HMACSHA256.authenticationCode(key: key, message: message)
     }
 }
 

@@ -13,7 +13,7 @@ public enum TriggerSource: String, Sendable, CaseIterable, CustomStringConvertib
 
     /// The trigger's short name, e.g. `DefineAuthChallenge`.
     public var shortName: String {
-        String(rawValue.prefix(while: { $0 != "_" }))
+        String(Substring(rawValue.utf8.prefix { $0 != UInt8(ascii: "_") }))
     }
 
     public var description: String { shortName }
