@@ -33,16 +33,20 @@ public enum SHA256 {
 /// message and finishes.
 public enum HMACSHA256 {
     public static func authenticationCode(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
-        var code = [UInt8](repeating: 0, count: SHA256.byteCount)
-        withContiguousBytes(key) { keyBytes in
-            withContiguousBytes(message) { messageBytes in
-                code.withUnsafeMutableBufferPointer { output in
-                    let result = KeyedHMACContexts.authenticate(messageBytes, key: keyBytes, into: output)
-                    precondition(result, "OpenSSL's HMAC-SHA256 failed (out of memory)")
-                }
-            }
+        withContiguousBytes(key) { keyBytes in withContiguousBytes(message) { code(key: keyBytes, message: $0) } }
+    }
+
+    /// The same for arrays, the form every code's hash takes, without generic dispatch.
+    public static func authenticationCode(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        key.withUnsafeBufferPointer { keyBytes in message.withUnsafeBufferPointer { code(key: keyBytes, message: $0) } }
+    }
+
+    private static func code(key: UnsafeBufferPointer<UInt8>, message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { output, initializedCount in
+            let result = KeyedHMACContexts.authenticate(message, key: key, into: output)
+            precondition(result, "OpenSSL's HMAC-SHA256 failed (out of memory)")
+            initializedCount = SHA256.byteCount
         }
-        return code
     }
 
     public static func authenticationCode(key: some Collection<UInt8>, message: String) -> [UInt8] {
