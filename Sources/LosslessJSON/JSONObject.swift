@@ -22,9 +22,16 @@ public struct JSONObject: Sendable, Sequence {
         members = []
     }
 
-    public init(_ members: some Sequence<(String, JSONValue)>) {
+    /// An object of these members in order; a key given twice keeps its first place and its last value.
+    public init(_ members: [(String, JSONValue)]) {
         self.members = []
+        self.members.reserveCapacity(members.count)
         for (key, value) in members { self[key] = value }
+    }
+
+    /// The same for any sequence of members.
+    public init(_ members: some Sequence<(String, JSONValue)>) {
+        self.init(Array(members))
     }
 
     /// The member's value, or nil when the key is absent (a present `null` is `.null`).
