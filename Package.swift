@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Modules, from the inside out:
+//   PosixLock         state behind a pthread mutex (ThreadSanitizer sees it; Synchronization.Mutex it does not)
 //   LosslessJSON      JSON values that round-trip byte for byte (no Foundation)
 //   CognitoEvents     the three trigger events as typed, lossless value types
 //   PlainText         substring search and replace without _StringProcessing (keeps its regex engine out of bootstrap)
