@@ -14,12 +14,12 @@ import Darwin
 /// The descriptor stays open between appends. Before each one, a single `lstat` of the path checks that the path
 /// still names that file and that the file is still private; a file that was removed or replaced is opened again
 /// (with every check), so appends never go to a file that can no longer be found.
-public final class PrivateAppendFile {
-    public let path: String
+final class PrivateAppendFile {
+    let path: String
     private var opened: (descriptor: Int32, device: dev_t, inode: ino_t)?
     private let userID = geteuid()
 
-    public init(path: String) {
+    init(path: String) {
         self.path = path
     }
 
@@ -28,7 +28,7 @@ public final class PrivateAppendFile {
     }
 
     /// Appends `bytes` in one `write`.
-    public func append(_ bytes: [UInt8]) throws(LocalFile.Failure) {
+    func append(_ bytes: [UInt8]) throws(LocalFile.Failure) {
         let descriptor = try privateDescriptor()
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == bytes.count else { throw LocalFile.failure(path, "append to") }
@@ -38,16 +38,14 @@ public final class PrivateAppendFile {
     private func privateDescriptor() throws(LocalFile.Failure) -> Int32 {
         if let opened {
             var status = stat()
-            if lstat(path, &status) == 0, status.st_dev == opened.device, status.st_ino == opened.inode {
-                do {
-                    try checkPrivate(status)
-                } catch {
-                    closeDescriptor()
-                    throw error
-                }
+            if lstat(path, &status) == 0, status.st_dev == opened.device, status.st_ino == opened.inode,
+               (try? checkPrivate(status)) != nil
+            {
                 return opened.descriptor
             }
-            closeDescriptor()
+            // Gone, replaced or no longer private: opening again checks the path from scratch and says what is wrong.
+            close(opened.descriptor)
+            self.opened = nil
         }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
@@ -83,10 +81,5 @@ public final class PrivateAppendFile {
                 path: path, operation: "append to",
                 reason: "its mode is 0\(mode), which lets other users read or write it; only 0600 is accepted")
         }
-    }
-
-    private func closeDescriptor() {
-        if let opened { close(opened.descriptor) }
-        opened = nil
     }
 }
