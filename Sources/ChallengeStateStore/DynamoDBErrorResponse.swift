@@ -11,16 +11,23 @@ public struct DynamoDBErrorResponse: Sendable, Equatable {
     public let status: Int
     /// The error type without its namespace, such as `ConditionalCheckFailedException` or `AccessDeniedException`.
     public let code: String?
-    /// DynamoDB's message, cut to 300 characters.
+    /// DynamoDB's message, cut to 300 characters, with anything that could be a stored value or key left out.
     public let message: String?
+    /// The item that made a conditional write fail, when the request asked for it.
+    let item: JSONObject?
 
     /// An error answer as given; the store reads its own from each response.
     public init(operation: String, table: String, status: Int, code: String?, message: String?) {
+        self.init(operation: operation, table: table, status: status, code: code, message: message, item: nil)
+    }
+
+    private init(operation: String, table: String, status: Int, code: String?, message: String?, item: JSONObject?) {
         self.operation = operation
         self.table = table
         self.status = status
         self.code = code
-        self.message = message
+        self.message = message.map(Self.redacted)
+        self.item = item
     }
 
     /// Reads the error from a response whose body is `{"__type":"namespace#Code","message":"..."}`, or from the
@@ -31,7 +38,32 @@ public struct DynamoDBErrorResponse: Sendable, Equatable {
         let headerCode = response.header("x-amzn-ErrorType").map { String($0.prefix { $0 != ":" }) }
         let message = (body?["message"] ?? body?["Message"])?.stringValue.map { String($0.prefix(300)) }
         self.init(
-            operation: operation, table: table, status: response.status, code: bodyCode ?? headerCode, message: message)
+            operation: operation, table: table, status: response.status, code: bodyCode ?? headerCode, message: message,
+            item: body?["Item"]?.objectValue)
+    }
+
+    /// The message with every long run of letters, digits and `+/=_-` that mixes letters and digits (a record key,
+    /// a seal, a hash, a token) replaced by `…`, so that logs never carry what the table stores. Words, ARNs' account
+    /// numbers and error names stay readable.
+    static func redacted(_ message: String) -> String {
+        var output = ""
+        var run = ""
+        func flush() {
+            let letters = run.unicodeScalars.contains { $0.properties.isAlphabetic }
+            let digits = run.unicodeScalars.contains { ("0"..."9").contains($0) }
+            output += run.unicodeScalars.count >= 16 && letters && digits ? "…" : run
+            run = ""
+        }
+        for scalar in message.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "+/=_-".unicodeScalars.contains(scalar) {
+                run.unicodeScalars.append(scalar)
+            } else {
+                flush()
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        flush()
+        return output
     }
 
     /// The conditional write found another version: not a failure, the compare-and-swap lost.

@@ -7,8 +7,8 @@ import PosixLock
 /// kept-alive libcurl connection.
 ///
 /// Reads are `GetItem` with `ConsistentRead`; writes are `PutItem` with a `ConditionExpression` on the version and
-/// expiry, so a lost race comes back as `ConditionalCheckFailedException`, which ``write(_:_:expectedVersion:now:)``
-/// returns as false. Each call ends within the configured time budget and is not retried: a caller's
+/// expiry, so a lost race comes back as `ConditionalCheckFailedException` with the winning item
+/// (`ReturnValuesOnConditionCheckFailure`), which ``write(_:_:expectedVersion:now:)`` returns as a conflict. Each call ends within the configured time budget and is not retried: a caller's
 /// compare-and-swap loop reads again anyway, and a conditional write retried after a 5xx could not tell its own
 /// success from a conflict. Calls from several threads take turns on the connection; each call's budget starts when
 /// its turn comes.
@@ -32,17 +32,13 @@ public final class DynamoDBStateStore: StateStore {
     public func read(_ key: String, now: Int64) throws(StateStoreError) -> StateRecord? {
         let body: JSONValue = ["TableName": .string(configuration.tableName), "Key": DynamoDBItem.key(key), "ConsistentRead": true]
         let answer = try call("GetItem", body)
-        guard let item = answer.objectValue?["Item"]?.objectValue else {
-            guard answer.objectValue != nil else { throw malformed("GetItem", "the body is not a JSON object") }
-            return nil
-        }
-        switch DynamoDBItem.record(from: item) {
-        case .success(let record): return record.isExpired(at: now) ? nil : record
-        case .failure(let problem): throw malformed("GetItem", problem.description)
-        }
+        guard let object = answer.objectValue else { throw malformed("GetItem", "the body is not a JSON object") }
+        return try liveRecord(in: object["Item"]?.objectValue, operation: "GetItem", now: now)
     }
 
-    public func write(_ key: String, _ record: StateRecord, expectedVersion: Int64?, now: Int64) throws(StateStoreError) -> Bool {
+    public func write(_ key: String, _ record: StateRecord, expectedVersion: Int64?, now: Int64) throws(StateStoreError)
+        -> WriteOutcome
+    {
         var names = JSONObject([("#expiresAt", .string(DynamoDBItem.expiryAttribute))])
         var values = JSONObject([(":now", DynamoDBItem.number(now))])
         let condition: String
@@ -54,31 +50,36 @@ public final class DynamoDBStateStore: StateStore {
             condition = "attribute_not_exists(#pk) OR #expiresAt <= :now"
             names["#pk"] = .string(DynamoDBItem.keyAttribute)
         }
+        let version = (expectedVersion ?? 0) + 1
         let body: JSONValue = [
             "TableName": .string(configuration.tableName),
-            "Item": DynamoDBItem.item(key: key, record: record, version: (expectedVersion ?? 0) + 1),
+            "Item": DynamoDBItem.item(key: key, record: record, version: version),
             "ConditionExpression": .string(condition), "ExpressionAttributeNames": .object(names),
             "ExpressionAttributeValues": .object(values),
+            // A lost race answers with the item that won, so the caller decides again without reading it.
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         ]
-        do {
-            _ = try call("PutItem", body)
-            return true
-        } catch .rejected(let response) where response.isConditionFailure {
-            return false
+        let response = try send("PutItem", body)
+        guard (200..<300).contains(response.status) else {
+            let failure = DynamoDBErrorResponse(operation: "PutItem", table: configuration.tableName, response: response)
+            guard failure.isConditionFailure else { throw failure.error }
+            return .conflict(current: try liveRecord(in: failure.item, operation: "PutItem", now: now))
+        }
+        return .written(version: version)
+    }
+
+    /// The record an item holds, nil for no item or an expired one.
+    private func liveRecord(in item: JSONObject?, operation: String, now: Int64) throws(StateStoreError) -> StateRecord? {
+        guard let item else { return nil }
+        switch DynamoDBItem.record(from: item) {
+        case .success(let record): return record.isExpired(at: now) ? nil : record
+        case .failure(let problem): throw malformed(operation, problem.description)
         }
     }
 
     /// Sends one signed request within the time budget; the parsed body of a 2xx answer.
     private func call(_ operation: String, _ body: JSONValue) throws(StateStoreError) -> JSONValue {
-        let request = request(operation, body.serialized(), at: SigningDate(secondsSince1970: wallClock()))
-        let response: HTTPResponse
-        do {
-            response = try session.withLock { session throws(CurlError) in try session.perform(request) }
-        } catch where error.kind == .timedOut {
-            throw .timedOut(operation: operation, table: configuration.tableName, budget: configuration.timeBudget)
-        } catch {
-            throw .unreachable(endpoint: configuration.endpoint.baseURL, error)
-        }
+        let response = try send(operation, body)
         guard (200..<300).contains(response.status) else {
             throw DynamoDBErrorResponse(operation: operation, table: configuration.tableName, response: response).error
         }
@@ -86,6 +87,18 @@ public final class DynamoDBStateStore: StateStore {
             return try JSONValue(parsing: response.body)
         } catch {
             throw malformed(operation, "\(error)")
+        }
+    }
+
+    /// Sends one signed request within the time budget; the response, whatever its status.
+    private func send(_ operation: String, _ body: JSONValue) throws(StateStoreError) -> HTTPResponse {
+        let request = request(operation, body.serialized(), at: SigningDate(secondsSince1970: wallClock()))
+        do {
+            return try session.withLock { session throws(CurlError) in try session.perform(request) }
+        } catch where error.kind == .timedOut {
+            throw .timedOut(operation: operation, table: configuration.tableName, budget: configuration.timeBudget)
+        } catch {
+            throw .unreachable(endpoint: configuration.endpoint.baseURL, error)
         }
     }
 

@@ -16,14 +16,14 @@ public final class MemoryStateStore: StateStore {
     }
 
     /// Stores `record` if the live version is `expectedVersion` (nil: no live record); never throws.
-    public func write(_ key: String, _ record: StateRecord, expectedVersion: Int64?, now: Int64) -> Bool {
+    public func write(_ key: String, _ record: StateRecord, expectedVersion: Int64?, now: Int64) -> WriteOutcome {
         records.withLock { records in
             let live = records[key].flatMap { $0.isExpired(at: now) ? nil : $0 }
-            guard live?.version == expectedVersion else { return false }
+            guard live?.version == expectedVersion else { return .conflict(current: live) }
             var stored = record
             stored.version = (expectedVersion ?? 0) + 1
             records[key] = stored
-            return true
+            return .written(version: stored.version)
         }
     }
 }

@@ -90,7 +90,19 @@ struct DynamoDBFailureTests {
     @Test func failedConditionIsALostRaceNotAnError() throws {
         let server = try ScriptedAWSServer(.dynamoDB, ["400:ConditionalCheckFailedException"])
         defer { server.stop() }
-        #expect(try !Self.store(endpoint: server.endpoint).write("k", Self.record, expectedVersion: 7, now: 1))
+        #expect(try !Self.store(endpoint: server.endpoint).write("k", Self.record, expectedVersion: 7, now: 1).succeeded)
+    }
+
+    /// DynamoDB's messages may quote what a request carried (a key, a seal); logs get them without such values.
+    @Test func messagesAreRedacted() throws {
+        let key = String(repeating: "9f86d081", count: 8)
+        let response = DynamoDBErrorResponse(
+            operation: "PutItem", table: "challenge-state", status: 400, code: "ValidationException",
+            message: "One or more parameter values were invalid: key pk=\(key) seal EMAIL_CODE:0:1763800180:\(key):fac7afe6 in account 123456789012")
+        let text = "\(StateStoreError.rejected(response))"
+        #expect(!text.contains("9f86d081"), "\(text)")
+        #expect(text.contains("One or more parameter values were invalid: key … seal EMAIL_CODE:0:1763800180:…:fac7afe6"), "\(text)")
+        #expect(text.contains("account 123456789012"), "account numbers stay readable: \(text)")
     }
 
     @Test func callsShareOneConnection() throws {
@@ -98,7 +110,7 @@ struct DynamoDBFailureTests {
         defer { server.stop() }
         let store = try Self.store(endpoint: server.endpoint)
         #expect(try store.read("k", now: 1) == nil)
-        #expect(try store.write("k", Self.record, expectedVersion: nil, now: 1))
+        #expect(try store.write("k", Self.record, expectedVersion: nil, now: 1).succeeded)
         #expect(try store.read("k", now: 1) == nil)
         let ports = try server.requestClientPorts()
         #expect(ports.count == 3)

@@ -14,7 +14,7 @@ struct DynamoDBMotoTests {
         let moto = try MotoDynamoDB.running()
         let key = StoreKind.uniqueKey()
         let record = StateRecord(fields: ["sends": .number(2), "seal": .string("abc")], expiresAt: now + 60)
-        #expect(try moto.store().write(key, record, expectedVersion: nil, now: now))
+        #expect(try moto.store().write(key, record, expectedVersion: nil, now: now).succeeded)
         let answer = try moto.call("GetItem", ["TableName": .string(moto.table), "Key": ["pk": ["S": .string(key)]]])
         let expected: JSONValue = [
             "pk": ["S": .string(key)], "version": ["N": "1"], "expiresAt": ["N": .string(String(now + 60))],
@@ -62,7 +62,7 @@ struct DynamoDBMotoTests {
             } ?? 0
             let written = try store.write(
                 key, StateRecord(fields: ["sends": .number(sends + 1)], expiresAt: now + 600), expectedVersion: current?.version,
-                now: now)
+                now: now).succeeded
             pairs.append(clock.now - start)
             #expect(written)
         }

@@ -19,8 +19,8 @@ struct StateStoreBehaviourTests {
         let store = try kind.make()
         let key = StoreKind.uniqueKey()
         let record = StateRecord(fields: ["sends": .number(1)], expiresAt: now + 600)
-        #expect(try store.write(key, record, expectedVersion: nil, now: now))
-        #expect(try !store.write(key, record, expectedVersion: nil, now: now))
+        #expect(try store.write(key, record, expectedVersion: nil, now: now).succeeded)
+        #expect(try !store.write(key, record, expectedVersion: nil, now: now).succeeded)
         #expect(try store.read(key, now: now) == StateRecord(fields: ["sends": .number(1)], version: 1, expiresAt: now + 600))
     }
 
@@ -29,25 +29,40 @@ struct StateStoreBehaviourTests {
         let store = try kind.make()
         let key = StoreKind.uniqueKey()
         for (expected, sends) in [(nil, 1), (1, 2), (2, 3)] as [(Int64?, Int64)] {
-            #expect(try store.write(key, StateRecord(fields: ["sends": .number(sends)], expiresAt: now + 600), expectedVersion: expected, now: now))
+            #expect(try store.write(key, StateRecord(fields: ["sends": .number(sends)], expiresAt: now + 600), expectedVersion: expected, now: now).succeeded)
             #expect(try store.read(key, now: now)?.version == sends)
         }
         for stale in [1, 2, 4] as [Int64] {
-            #expect(try !store.write(key, StateRecord(fields: ["sends": .number(99)], expiresAt: now + 600), expectedVersion: stale, now: now))
+            #expect(try !store.write(key, StateRecord(fields: ["sends": .number(99)], expiresAt: now + 600), expectedVersion: stale, now: now).succeeded)
         }
         #expect(try store.read(key, now: now) == StateRecord(fields: ["sends": .number(3)], version: 3, expiresAt: now + 600))
+    }
+
+    /// A lost write hands back the record that won, so the writer decides again without reading it; a write that
+    /// expected a record that is gone hands back none.
+    @Test(arguments: StoreKind.allCases)
+    func lostWriteHandsBackTheWinner(kind: StoreKind) throws {
+        let store = try kind.make()
+        let key = StoreKind.uniqueKey()
+        let winner = StateRecord(fields: ["seal": .string("live"), "sends": .number(1)], expiresAt: now + 600)
+        #expect(try store.write(key, winner, expectedVersion: nil, now: now) == .written(version: 1))
+        let stored = StateRecord(fields: winner.fields, version: 1, expiresAt: now + 600)
+        #expect(try store.write(key, StateRecord(fields: [:], expiresAt: now + 600), expectedVersion: nil, now: now) == .conflict(current: stored))
+        #expect(try store.write(key, StateRecord(fields: [:], expiresAt: now + 600), expectedVersion: 5, now: now) == .conflict(current: stored))
+        #expect(try store.write(StoreKind.uniqueKey(), winner, expectedVersion: 2, now: now) == .conflict(current: nil))
+        #expect(try store.write(key, winner, expectedVersion: 1, now: now) == .written(version: 2))
     }
 
     @Test(arguments: StoreKind.allCases)
     func expiredRecordIsAbsent(kind: StoreKind) throws {
         let store = try kind.make()
         let key = StoreKind.uniqueKey()
-        #expect(try store.write(key, StateRecord(fields: ["failures": .number(4)], expiresAt: now + 10), expectedVersion: nil, now: now))
+        #expect(try store.write(key, StateRecord(fields: ["failures": .number(4)], expiresAt: now + 10), expectedVersion: nil, now: now).succeeded)
         #expect(try store.read(key, now: now + 9)?.version == 1)
         #expect(try store.read(key, now: now + 10) == nil)
         // Its old version no longer counts; a write that expects no record replaces it, starting again at 1.
-        #expect(try !store.write(key, StateRecord(fields: [:], expiresAt: now + 700), expectedVersion: 1, now: now + 10))
-        #expect(try store.write(key, StateRecord(fields: ["failures": .number(1)], expiresAt: now + 700), expectedVersion: nil, now: now + 10))
+        #expect(try !store.write(key, StateRecord(fields: [:], expiresAt: now + 700), expectedVersion: 1, now: now + 10).succeeded)
+        #expect(try store.write(key, StateRecord(fields: ["failures": .number(1)], expiresAt: now + 700), expectedVersion: nil, now: now + 10).succeeded)
         #expect(try store.read(key, now: now + 10) == StateRecord(fields: ["failures": .number(1)], version: 1, expiresAt: now + 700))
     }
 
@@ -61,7 +76,7 @@ struct StateStoreBehaviourTests {
             "quoted \"name\"": .string("line\nbreak, tab\t, \\ and ünïcødé 🔐"), "empty": .string(""),
             "version": .string("a field may share a name with a bookkeeping attribute"),
         ]
-        #expect(try store.write(key, StateRecord(fields: fields, expiresAt: now + 60), expectedVersion: nil, now: now))
+        #expect(try store.write(key, StateRecord(fields: fields, expiresAt: now + 60), expectedVersion: nil, now: now).succeeded)
         #expect(try store.read(key, now: now) == StateRecord(fields: fields, version: 1, expiresAt: now + 60))
     }
 
@@ -91,7 +106,7 @@ struct StateStoreBehaviourTests {
                             guard case .number(let count)? = record.fields["count"] else { throw CounterMissing() }
                             record.fields["count"] = .number(count + 1)
                             sched_yield()  // gives another thread the chance to write in between
-                            if try store.write(key, record, expectedVersion: current?.version, now: now) {
+                            if try store.write(key, record, expectedVersion: current?.version, now: now).succeeded {
                                 tally.withLock { $0.successes += 1 }
                                 break
                             }
