@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "ParameterStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
-            dependencies: ["CurlHTTP", "PlainText", 
+            dependencies: ["CurlHTTP", "PlainText", "PosixLock",
                 "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
                 "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
                 "MagicLinkChallenge", "MagicLinkToken",

@@ -87,9 +87,11 @@ public struct ChallengeFlowEngine: Sendable {
         var publicParameters = made.publicParameters
         publicParameters["challenge"] = kind.rawValue
         publicParameters["attemptsLeft"] = String(policy.maxAttempts - attempt + 1)
+        let channel = made.delivery?.channel ?? made.channel
+            ?? (step.deliveryChannels.count == 1 ? step.deliveryChannels.first : nil)
         return IssuedChallenge(
             kind: kind, seal: seal, publicParameters: publicParameters, delivery: delivery,
-            reusedEarlierCode: reused, unusableAddress: made.unusableAddress)
+            reusedEarlierCode: reused, unusableAddress: made.unusableAddress, channel: channel)
     }
 
     /// The same challenge answered with `live`, a code sent earlier (in another sign-in) that is still valid:
@@ -99,14 +101,14 @@ public struct ChallengeFlowEngine: Sendable {
         publicParameters["expiresInSeconds"] = String(max(0, live.expiresAt - now))
         return IssuedChallenge(
             kind: issued.kind, seal: live, publicParameters: publicParameters, delivery: nil, reusedEarlierCode: true,
-            unusableAddress: issued.unusableAddress)
+            unusableAddress: issued.unusableAddress, channel: issued.channel)
     }
 
     /// The same challenge with its code withheld (e.g. by a send throttle): it looks the same, and nothing is sent.
     public func withholding(_ issued: IssuedChallenge) -> IssuedChallenge {
         IssuedChallenge(
             kind: issued.kind, seal: issued.seal, publicParameters: issued.publicParameters, delivery: nil,
-            reusedEarlierCode: false, unusableAddress: issued.unusableAddress)
+            reusedEarlierCode: false, unusableAddress: issued.unusableAddress, channel: issued.channel)
     }
 
     private func seal(
@@ -126,16 +128,22 @@ public struct ChallengeFlowEngine: Sendable {
     /// sent to an unusable address); a CAPTCHA is judged on its answer alone for everyone, so that passing it does
     /// not tell real users from unknown ones.
     public func verify(_ request: VerifyAuthChallengeResponseRequest, user: UserIdentity, now: Int64) -> VerifyOutcome {
+        verdict(on: request, user: user, now: now).outcome
+    }
+
+    /// Like ``verify(_:user:now:)``, with what a right answer may be used for only once (see
+    /// ``AnswerJudgement/correctOnce(sequence:)``), for the limits across sign-ins to record.
+    public func verdict(on request: VerifyAuthChallengeResponseRequest, user: UserIdentity, now: Int64) -> Verdict {
         guard let seal = ChallengeSeal(privateParameters: request.privateChallengeParameters),
               let step = step(for: seal.kind)
-        else { return .notIssuedByThisFlow }
-        guard let hasher = keys.hasher(forKeyID: seal.keyID) else { return .retiredKey }
+        else { return Verdict(.notIssuedByThisFlow) }
+        guard let hasher = keys.hasher(forKeyID: seal.keyID) else { return Verdict(.retiredKey) }
         let candidate = hasher.hash(
             normalizedAnswer: step.normalize(request.challengeAnswer), kind: seal.kind, stepIndex: seal.stepIndex,
             expiresAt: seal.expiresAt, user: user)
         // Compare first, whatever the outcome, so that every path costs the same.
         let matches = constantTimeEquals(candidate, seal.answerHash)
-        if step.provesIdentity && request.userNotFound { return .unknownUser }
+        if step.provesIdentity && request.userNotFound { return Verdict(.unknownUser) }
         let context = StepContext(
             user: user, userAttributes: request.userAttributes, userNotFound: request.userNotFound, now: now,
             random: random, policy: policy, stepIndex: seal.stepIndex, attempt: nil, seal: seal,
@@ -143,11 +151,29 @@ public struct ChallengeFlowEngine: Sendable {
             decoyKey: keys.decoy)
         let judgement = step.judge(request.challengeAnswer, context: context)
         switch judgement {
-        case .unusableAddress(let problem): return .unusableAddress(problem)
-        case .refused(let reason): return .refused(reason)
-        case .matchSeal, .correct, .wrong: break
+        case .unusableAddress(let problem): return Verdict(.unusableAddress(problem))
+        case .refused(let reason): return Verdict(.refused(reason))
+        case .matchSeal, .correct, .correctOnce, .wrong: break
         }
-        if seal.expiresAt <= now { return .expired }
-        return judgement == .correct || (judgement == .matchSeal && matches) ? .correct : .wrong
+        if seal.expiresAt <= now { return Verdict(.expired) }
+        switch judgement {
+        case .correct: return Verdict(.correct)
+        case .correctOnce(let sequence): return Verdict(.correct, usedSequence: sequence)
+        case .matchSeal where matches: return Verdict(.correct)
+        default: return Verdict(.wrong)
+        }
+    }
+}
+
+/// What Verify found, and what a right answer used up.
+public struct Verdict: Sendable, Equatable {
+    /// The judgement.
+    public let outcome: VerifyOutcome
+    /// For a right answer that may be used only once, its sequence (see ``AnswerJudgement/correctOnce(sequence:)``).
+    public let usedSequence: Int64?
+
+    public init(_ outcome: VerifyOutcome, usedSequence: Int64? = nil) {
+        self.outcome = outcome
+        self.usedSequence = usedSequence
     }
 }

@@ -11,6 +11,21 @@ public struct IssuedChallenge: Sendable, Equatable, CustomStringConvertible {
     public let reusedEarlierCode: Bool
     /// Why a real user's code was not sent (treated as an unknown user), if it was not.
     public let unusableAddress: UnusableAddress?
+    /// The channel the code went by, or would have gone by when nothing was sent; nil for a step that sends nothing.
+    public let channel: MessageChannel?
+
+    public init(
+        kind: ChallengeKind, seal: ChallengeSeal, publicParameters: [String: String], delivery: CodeMessage?,
+        reusedEarlierCode: Bool, unusableAddress: UnusableAddress?, channel: MessageChannel?
+    ) {
+        self.kind = kind
+        self.seal = seal
+        self.publicParameters = publicParameters
+        self.delivery = delivery
+        self.reusedEarlierCode = reusedEarlierCode
+        self.unusableAddress = unusableAddress
+        self.channel = channel
+    }
 
     /// The challenge in Cognito's terms.
     public var response: CreateAuthChallengeResponse {

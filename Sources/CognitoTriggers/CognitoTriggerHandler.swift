@@ -15,7 +15,8 @@ public final class CognitoTriggerHandler {
     public let engine: ChallengeFlowEngine
     private let delivery: any CodeDelivery
     private let clock: @Sendable () -> Int64
-    private var deliveryTime: DeliveryTimeModel
+    /// How long deliveries take on each channel, so that a Create that sends nothing takes as long as one that does.
+    private var deliveryTimes: [MessageChannel: DeliveryTimeModel]
     private let limiter: SignInLimiter?
     private let siteverify: SiteverifyClient?
 
@@ -35,7 +36,7 @@ public final class CognitoTriggerHandler {
             self.delivery = try configuration.makeDelivery(clock: clock)
         }
         self.clock = clock
-        deliveryTime = DeliveryTimeModel(typical: configuration.typicalDeliveryTime)
+        deliveryTimes = configuration.typicalDeliveryTimes.mapValues { DeliveryTimeModel(typical: $0) }
         limiter = try configuration.makeLimiter(store: stateStore)
         do {
             siteverify = try configuration.captchaProvider.map(SiteverifyClient.init(configuration:))
@@ -99,14 +100,16 @@ public final class CognitoTriggerHandler {
         var throttled = false
         let deliversAnswer = engine.step(for: issued.kind)?.deliversAnswer ?? false
         if let limiter, deliversAnswer, !issued.reusedEarlierCode {
+            let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
             let decision: SendDecision
             do {
-                decision = try limiter.decideSend(key: limiter.key(for: user), seal: issued.seal, now: now)
+                decision = try limiter.decideSend(
+                    key: key, seal: issued.seal, channel: issued.channel, delivers: issued.delivery != nil, now: now)
             } catch {
                 throw .stateStoreUnavailable(error)
             }
             switch decision {
-            case .send:
+            case .proceed:
                 break
             case .reuse(let live, let secondsAgo):
                 issued = engine.reusing(live, for: issued, now: now)
@@ -124,57 +127,57 @@ public final class CognitoTriggerHandler {
             } catch {
                 throw .deliveryFailed(String(describing: error))
             }
-            deliveryTime.record(start.duration(to: .now))
+            deliveryTimes[message.channel]?.record(start.duration(to: .now))
         } else if deliversAnswer, !issued.reusedEarlierCode,
                   throttled || request.userNotFound || issued.unusableAddress != nil
         {
-            // A real user would have waited for a delivery here: take as long, so timing does not tell them apart.
-            Pause.sleep(deliveryTime.drawDelay())
+            // A real user would have waited for a delivery by this channel here: take as long, so that timing tells
+            // neither unknown users nor users without this channel apart.
+            if let model = deliveryTimes[issued.channel ?? .email] { Pause.sleep(model.drawDelay()) }
         }
         return (issued, note)
     }
 
-    /// Judges an answer, within the limits across sign-ins.
+    /// Judges an answer, and for a step that proves identity records it within the limits across sign-ins: the
+    /// answer counts as right only if the write that uses it up succeeds.
     private func verifyAnswer(
         _ request: VerifyAuthChallengeResponseRequest, user: UserIdentity
     ) throws(TriggerError) -> (correct: Bool, summary: String, warning: String?) {
         let now = clock()
         let seal = ChallengeSeal(privateParameters: request.privateChallengeParameters)
-        let deliversAnswer = seal.flatMap { engine.step(for: $0.kind) }?.deliversAnswer ?? false
-        let limited = limiter.flatMap { limiter in deliversAnswer ? limiter : nil }
-        if let limited, let seal {
-            let gate: VerifyGate
-            do {
-                gate = try limited.gate(key: limited.key(for: user), seal: seal, now: now)
-            } catch {
-                throw .stateStoreUnavailable(error)
-            }
-            switch gate {
-            case .open: break
-            case .failureBudgetSpent:
-                return (false, "answer not judged: MAX_FAILURES_PER_WINDOW=\(limited.limits.maxFailuresPerWindow) wrong answers reached", nil)
-            case .notTheLiveCode:
-                return (false, "answer not judged: the code was never sent, was replaced by a newer one, or was already used", nil)
-            }
-        }
         if let siteverify, let seal, seal.kind == .captcha {
             return verifyWidgetToken(request, seal: seal, with: siteverify, now: now)
         }
-        let outcome = engine.verify(request, user: user, now: now)
-        if let limited, let seal, outcome != .notIssuedByThisFlow, outcome != .retiredKey {
-            do {
-                try limited.record(correct: outcome.isCorrect, key: limited.key(for: user), seal: seal, now: now)
-            } catch {
-                throw .stateStoreUnavailable(error)
-            }
-        }
+        let verdict = engine.verdict(on: request, user: user, now: now)
+        let outcome = verdict.outcome
         var warning: String?
         if case .unusableAddress(let problem) = outcome {
             warning = "The answer was rejected because \(problem) and no code was sent."
         } else if case .refused(let reason) = outcome {
             warning = "The answer was rejected whatever it was: \(reason)."
         }
-        return (outcome.isCorrect, outcome.description, warning)
+        guard let limiter, let seal, let step = engine.step(for: seal.kind), step.provesIdentity || step.deliversAnswer,
+              outcome != .notIssuedByThisFlow, outcome != .retiredKey
+        else { return (outcome.isCorrect, outcome.description, warning) }
+        let decision: AnswerDecision
+        do {
+            decision = try limiter.decideAnswer(
+                key: limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound),
+                seal: seal, correct: outcome.isCorrect, usedSequence: verdict.usedSequence,
+                requiresLiveCode: step.deliversAnswer, now: now)
+        } catch {
+            throw .stateStoreUnavailable(error)
+        }
+        switch decision {
+        case .accepted, .rejected:
+            return (decision == .accepted, outcome.description, warning)
+        case .failureBudgetSpent:
+            return (false, "answer not judged: MAX_FAILURES_PER_WINDOW=\(limiter.limits.maxFailuresPerWindow) wrong answers reached", nil)
+        case .notTheLiveCode:
+            return (false, "answer not judged: the code was never sent, was replaced by a newer one, or was already used", nil)
+        case .replayed:
+            return (false, "answer rejected: it was accepted before, and may be used only once", nil)
+        }
     }
 
     /// Checks a CAPTCHA widget's token with the provider. Judged the same for real and unknown users: a CAPTCHA
@@ -231,7 +234,8 @@ public enum TriggerError: Error, Sendable, CustomStringConvertible {
     case challengeNotCreated(CreateChallengeError)
     case deliveryFailed(String)
     case randomnessUnavailable
-    /// The state store of the limits across sign-ins could not be used: nothing was sent (fail closed).
+    /// The state store of the limits across sign-ins could not be used: nothing was sent and no answer accepted
+    /// (fail closed).
     case stateStoreUnavailable(StateStoreError)
 
     /// The error type reported to Lambda.
@@ -254,7 +258,7 @@ public enum TriggerError: Error, Sendable, CustomStringConvertible {
         case .deliveryFailed(let reason): "The code could not be delivered: \(reason)"
         case .randomnessUnavailable: "The system random number generator failed; no code was issued."
         case .stateStoreUnavailable(let error):
-            "The sign-in limits could not be checked, so nothing was sent and no answer was judged: \(error)"
+            "The sign-in limits could not be checked or recorded, so nothing was sent and no answer was accepted: \(error)"
         }
     }
 

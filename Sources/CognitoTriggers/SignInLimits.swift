@@ -1,20 +1,31 @@
+import ChallengeCrypto
 import ChallengeFlows
+import CurlHTTP
 import ChallengeStateStore
+import PosixLock
 
-/// Limits that hold across sign-ins, kept per user in a ``StateStore``: one live code per user, a send throttle, a
-/// failure budget, and retry-safe Create.
+/// Limits that hold across sign-ins, kept per user in a ``StateStore``: one live code per user and channel, a send
+/// throttle, a failure budget for every step that proves identity, single use of every accepted answer, and
+/// retry-safe Create.
 ///
 /// No session id reaches the triggers, so each new sign-in looks like the first; only shared state can tell that
-/// a code was sent a moment ago (to the same user, or by a Create that Cognito is retrying). Every change is a
-/// compare-and-swap on the user's record, so two Creates at once send one email. Records are keyed by a keyed hash
-/// of pool and user name, and unknown users get records too, so the limits never tell them apart.
+/// a code was sent a moment ago (to the same user, or by a Create that Cognito is retrying). Every decision is made
+/// from the user's record and carried out as one conditional write of the changed record, so two Creates at once
+/// send one email, two Verifies of one code accept it once, and concurrent wrong answers never judge more than the
+/// budget allows. Records are keyed by a keyed hash of pool and user (`sub` for real users), and unknown users get
+/// records too, so the limits never tell them apart.
+///
+/// Both throttles count over a sliding window: the count of the previous fixed window, weighted by how much of it
+/// the sliding window still covers, plus the count of the current one. A burst at a window's boundary therefore
+/// gets no second allowance.
 public struct SignInLimits: Sendable {
     /// A new sign-in reuses the live code instead of sending another until this long after it was sent.
     public var resendAfterSeconds: Int64 = 60
-    /// At most this many emails per user per send window.
+    /// At most this many messages per user in any send window.
     public var maxSendsPerWindow: Int64 = 5
     public var sendWindowSeconds: Int64 = 900
-    /// At most this many wrong codes per user per failure window, over all sessions.
+    /// At most this many wrong answers per user in any failure window, over all sessions and every step that
+    /// proves identity (codes, links, TOTPs).
     public var maxFailuresPerWindow: Int64 = 10
     public var failureWindowSeconds: Int64 = 3600
 
@@ -39,24 +50,29 @@ public struct SignInLimits: Sendable {
     }
 }
 
-/// What the limits decided for a Create that would send a fresh code.
+/// What the limits decided for a Create that issues a fresh code.
 enum SendDecision: Equatable {
-    /// Send the new code; the record now names it as the live code.
-    case send
-    /// Do not send: a code sent `secondsAgo` for the same step is still valid; answer with its seal.
+    /// Go ahead: send the new code, or, when there is nothing to send (an unknown user, an unusable address), answer
+    /// with the new challenge. The record now names it as the live code for its channel.
+    case proceed
+    /// Do not send: a code sent `secondsAgo` by the same channel for the same step is still valid; answer with it.
     case reuse(ChallengeSeal, secondsAgo: Int64)
     /// Do not send: the user reached the send throttle. The new challenge is answered normally but never verifies.
     case throttled
 }
 
-/// What the limits decided before judging an answer to a code.
-enum VerifyGate: Equatable {
-    /// Judge the answer.
-    case open
-    /// The user ran out of wrong answers for this window.
+/// What the limits made of a judged answer.
+enum AnswerDecision: Equatable {
+    /// The right answer, now used up (the live code consumed, the step's sequence recorded).
+    case accepted
+    /// A wrong answer, counted against the failure budget.
+    case rejected
+    /// Not judged: the user ran out of wrong answers for the window.
     case failureBudgetSpent
-    /// The answer is to a code that is not the user's live code (never sent, replaced, or already used).
+    /// Not judged: the answer is to a code that is not the user's live code (never sent, replaced, or already used).
     case notTheLiveCode
+    /// A right answer that was accepted before (the step's sequence is not above the last one used); counted as wrong.
+    case replayed
 }
 
 /// The limits applied to one store. Field names are short: they are stored in every record.
@@ -65,85 +81,202 @@ struct SignInLimiter {
     let store: any StateStore
     /// Keys the record names (``StateKey``), so that the table holds no user name.
     let recordKey: [UInt8]
-    /// The most compare-and-swap attempts one decision makes before giving up (each is a read and a write).
-    static let maximumAttempts = 4
+    /// The records this process saw last, so that a decision usually costs one conditional write and no read.
+    let seen = SeenRecords()
+    /// The most conditional writes one decision makes before giving up; each lost one returns the winning record.
+    static let maximumAttempts = 10
+    /// The longest pause before trying again after a lost write; pauses are random up to a bound that doubles with
+    /// each loss, so that writers who met once do not meet again in step.
+    static let longestBackoffMilliseconds: Int64 = 64
 
-    /// The name of a user's record.
-    func key(for user: UserIdentity) -> String {
-        StateKey.derive(secret: recordKey, userPoolId: user.userPoolId, userName: user.userName.lowercased())
+    /// The name of a user's record: by `sub` for a real user (so that user names differing only in case, in a
+    /// case-sensitive pool, never share one), by the lower-cased name for an unknown one (who has no `sub`).
+    func key(for user: UserIdentity, attributes: [String: String], userNotFound: Bool) -> String {
+        if !userNotFound, let sub = attributes["sub"], !sub.isEmpty {
+            return StateKey.derive(secret: recordKey, userPoolId: user.userPoolId, userName: "sub\u{0}" + sub)
+        }
+        return StateKey.derive(secret: recordKey, userPoolId: user.userPoolId, userName: user.userName.lowercased())
     }
 
-    /// Decides whether a fresh code for `seal` may be sent, and records it as the live code when it may.
-    func decideSend(key: String, seal: ChallengeSeal, now: Int64) throws(StateStoreError) -> SendDecision {
-        try update(key, now: now) { record in
+    /// Decides whether a fresh code for `seal` may go out by `channel` (`delivers` false when nothing would be sent
+    /// anyway), and records it as the live code when it may.
+    ///
+    /// A live code is reused only for the same step and channel, and only if it was delivered or this Create would
+    /// deliver nothing either; only delivered messages count against the send throttle. So a Create whose channel
+    /// could not be used neither blocks a later one by another channel nor spends the user's sends.
+    func decideSend(
+        key: String, seal: ChallengeSeal, channel: MessageChannel?, delivers: Bool, now: Int64
+    ) throws(StateStoreError) -> SendDecision {
+        try update(key, now: now) { current in
+            let record = current ?? StateRecord(fields: [:], expiresAt: now)
             if let live = record.liveSeal, live.stepIndex == seal.stepIndex, live.kind == seal.kind, live.expiresAt > now,
+               record.text("channel") == (channel?.rawValue ?? ""), record.number("delivered") == 1 || !delivers,
                let sentAt = record.number("sentAt"), now - sentAt < limits.resendAfterSeconds
             {
                 return (.reuse(live, secondsAgo: now - sentAt), nil)
             }
-            let window = now - now % limits.sendWindowSeconds
-            let sends = record.number("sendWindow") == window ? record.number("sends") ?? 0 : 0
-            guard sends < limits.maxSendsPerWindow else { return (.throttled, nil) }
             var changed = record
+            if delivers {
+                let sends = SlidingCount(record, "sends", window: limits.sendWindowSeconds, now: now)
+                guard sends.value < limits.maxSendsPerWindow else { return (.throttled, nil) }
+                sends.adding(1, to: &changed)
+            }
             changed.fields["seal"] = .string(seal.metadata)
             changed.fields["sentAt"] = .number(now)
-            changed.fields["sendWindow"] = .number(window)
-            changed.fields["sends"] = .number(sends + 1)
-            changed.expiresAt = max(record.expiresAt, seal.expiresAt, window + limits.sendWindowSeconds)
-            return (.send, changed)
+            changed.fields["channel"] = .string(channel?.rawValue ?? "")
+            changed.fields["delivered"] = .number(delivers ? 1 : 0)
+            changed.expiresAt = max(changed.expiresAt, seal.expiresAt)
+            return (.proceed, changed)
         }
     }
 
-    /// Whether an answer to `seal` may be judged at all.
+    /// Records a judged answer to `seal` and says what it counts as, in one conditional write: a wrong answer spends
+    /// the failure budget; a right one is accepted only if the write that uses it up succeeds (for a delivered code:
+    /// the record still names it as the live code, and the write removes it; for a step that gave a sequence: it is
+    /// above the last one used, and the write records it).
     ///
     /// A user without a record is judged: every code sent leaves a record that lives at least as long as the code,
     /// so this only happens to a store that was emptied (a local memory store after a restart), and the seal itself
-    /// still has to match.
-    func gate(key: String, seal: ChallengeSeal, now: Int64) throws(StateStoreError) -> VerifyGate {
-        guard let record = try store.read(key, now: now) else { return .open }
-        let window = now - now % limits.failureWindowSeconds
-        if record.number("failureWindow") == window, record.number("failures") ?? 0 >= limits.maxFailuresPerWindow {
-            return .failureBudgetSpent
-        }
-        return record.liveSeal == seal ? .open : .notTheLiveCode
-    }
-
-    /// Records the outcome of a judged answer: a wrong one spends the failure budget; a right one uses the code up.
-    func record(correct: Bool, key: String, seal: ChallengeSeal, now: Int64) throws(StateStoreError) {
-        try update(key, now: now) { record in
+    /// still has to match; the write that records the answer then creates the record, so it is used only once.
+    func decideAnswer(
+        key: String, seal: ChallengeSeal, correct: Bool, usedSequence: Int64?, requiresLiveCode: Bool, now: Int64
+    ) throws(StateStoreError) -> AnswerDecision {
+        try update(key, now: now) { current in
+            let record = current ?? StateRecord(fields: [:], expiresAt: now)
+            let failures = SlidingCount(record, "failures", window: limits.failureWindowSeconds, now: now)
+            guard failures.value < limits.maxFailuresPerWindow else { return (.failureBudgetSpent, nil) }
+            if requiresLiveCode, current != nil, record.liveSeal != seal { return (.notTheLiveCode, nil) }
             var changed = record
-            if correct {
-                guard record.liveSeal == seal else { return ((), nil) }
-                changed.fields["seal"] = nil
-            } else {
-                let window = now - now % limits.failureWindowSeconds
-                let failures = record.number("failureWindow") == window ? record.number("failures") ?? 0 : 0
-                changed.fields["failureWindow"] = .number(window)
-                changed.fields["failures"] = .number(failures + 1)
-                changed.expiresAt = max(record.expiresAt, window + limits.failureWindowSeconds)
+            let usedField = "used_" + seal.kind.rawValue
+            if correct, let usedSequence, let last = record.number(usedField), usedSequence <= last {
+                failures.adding(1, to: &changed)
+                return (.replayed, changed)
             }
-            return ((), changed)
+            guard correct else {
+                failures.adding(1, to: &changed)
+                return (.rejected, changed)
+            }
+            if requiresLiveCode {
+                changed.fields["seal"] = nil
+                changed.expiresAt = max(changed.expiresAt, seal.expiresAt)
+            }
+            if let usedSequence {
+                changed.fields[usedField] = .number(usedSequence)
+                // Kept for as long as the step may accept the same answer again (a day covers any clock drift).
+                changed.expiresAt = max(changed.expiresAt, now + 86_400)
+            }
+            return (.accepted, changed)
         }
     }
 
-    /// Reads the record, lets `change` decide, and writes the changed record if there is one, retrying on a conflict.
+    /// Decides from the record believed live and writes the change on that record's version; a lost write hands back
+    /// the winning record, and the decision is made again from it. A decision that writes nothing is confirmed with
+    /// a read when it was made from a record only remembered.
     private func update<Result>(
-        _ key: String, now: Int64, _ change: (StateRecord) -> (Result, StateRecord?)
+        _ key: String, now: Int64, _ decide: (StateRecord?) -> (Result, StateRecord?)
     ) throws(StateStoreError) -> Result {
+        var believed = seen[key, now]
+        var confirmed = false
+        var losses = 0
         for _ in 0..<Self.maximumAttempts {
-            let current = try store.read(key, now: now)
-            let (result, changed) = change(current ?? StateRecord(fields: [:], expiresAt: now))
-            guard let changed else { return result }
-            if try store.write(key, changed, expectedVersion: current?.version, now: now) { return result }
+            let (result, changed) = decide(believed)
+            guard let changed else {
+                if confirmed { return result }
+                believed = try store.read(key, now: now)
+                seen[key, now] = believed
+                confirmed = true
+                continue
+            }
+            switch try store.write(key, changed, expectedVersion: believed?.version, now: now) {
+            case .written(let version):
+                var stored = changed
+                stored.version = version
+                seen[key, now] = stored
+                return result
+            case .conflict(let current):
+                believed = current
+                seen[key, now] = current
+                confirmed = true
+                losses += 1
+                Pause.sleep(Self.backoff(afterLosses: losses))
+            }
         }
         throw .contended(key: key, attempts: Self.maximumAttempts)
     }
 }
 
+extension SignInLimiter {
+    /// A random pause of up to 2^`losses` ms, at most ``longestBackoffMilliseconds``.
+    static func backoff(afterLosses losses: Int) -> Duration {
+        let boundMicroseconds = UInt64(min(Int64(1) << min(losses, 20), longestBackoffMilliseconds) * 1000)
+        let random = (try? SystemRandom().bytes(count: 8))?.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } ?? 0
+        // Cosmetic: the bias of `%` on 64 random bits does not matter for a pause.
+        return .microseconds(Int64(random % boundMicroseconds))
+    }
+}
+
+/// A count over a sliding window, estimated from two fixed windows: the previous window's count weighted by the
+/// part of it the sliding window still covers, plus the current window's count.
+private struct SlidingCount {
+    let field: String
+    let window: Int64
+    let windowStart: Int64
+    let current: Int64
+    let previous: Int64
+    /// The estimate, rounded up.
+    let value: Int64
+
+    init(_ record: StateRecord, _ field: String, window: Int64, now: Int64) {
+        self.field = field
+        self.window = window
+        windowStart = now - now % window
+        let storedStart = record.number(field + "Window")
+        let storedCount = record.number(field) ?? 0
+        let storedPrevious = record.number(field + "Previous") ?? 0
+        switch storedStart {
+        case windowStart?: (current, previous) = (storedCount, storedPrevious)
+        case (windowStart - window)?: (current, previous) = (0, storedCount)
+        default: (current, previous) = (0, 0)
+        }
+        let covered = window - (now - windowStart)
+        value = current + (previous * covered + window - 1) / window
+    }
+
+    /// Writes the count with `amount` more into `record`, which then lives as long as the count matters.
+    func adding(_ amount: Int64, to record: inout StateRecord) {
+        record.fields[field + "Window"] = .number(windowStart)
+        record.fields[field] = .number(current + amount)
+        record.fields[field + "Previous"] = .number(previous)
+        record.expiresAt = max(record.expiresAt, windowStart + 2 * window)
+    }
+}
+
+/// The last record this process saw under each key, a guess that a conditional write checks. Bounded: when full, it
+/// starts again empty.
+final class SeenRecords: Sendable {
+    private let records = PosixLock<[String: StateRecord]>([:])
+    static let capacity = 4096
+
+    /// The remembered live record (nil: none remembered, or it expired).
+    subscript(key: String, now: Int64) -> StateRecord? {
+        get { records.withLock { $0[key].flatMap { $0.isExpired(at: now) ? nil : $0 } } }
+        set {
+            records.withLock { records in
+                if records.count >= Self.capacity, records[key] == nil { records.removeAll(keepingCapacity: true) }
+                records[key] = newValue
+            }
+        }
+    }
+}
+
 extension StateRecord {
     fileprivate var liveSeal: ChallengeSeal? {
-        guard case .string(let text)? = fields["seal"] else { return nil }
-        return ChallengeSeal(metadata: text)
+        text("seal").flatMap(ChallengeSeal.init(metadata:))
+    }
+
+    fileprivate func text(_ name: String) -> String? {
+        guard case .string(let value)? = fields[name] else { return nil }
+        return value
     }
 
     fileprivate func number(_ name: String) -> Int64? {

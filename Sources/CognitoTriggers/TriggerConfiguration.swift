@@ -45,9 +45,10 @@ public struct TriggerConfiguration: Sendable {
     public let requireVerifiedPhone: Bool
     /// Where sign-in links point (`MAGIC_LINK_URL`), when set.
     public let magicLinkURL: MagicLinkURL?
-    /// The typical time a delivery takes before any has been measured (`DECOY_DELAY_MS`): unknown users' Creates
-    /// wait about this long until real deliveries have been timed.
-    public let typicalDeliveryTime: Duration
+    /// The typical time a delivery takes on each channel before any has been measured (`DECOY_DELAY_MS` for email,
+    /// `DECOY_DELAY_SMS_MS` for text messages): a Create that sends nothing waits about this long for its channel
+    /// until real deliveries on that channel have been timed.
+    public let typicalDeliveryTimes: [MessageChannel: Duration]
     /// Settings that work but deserve a warning at every start (e.g. a CAPTCHA-only flow allowed for a demo).
     public let startupWarnings: [String]
     /// Where per-user state across sign-ins is kept (`STATE_STORE`), and the limits it enforces.
@@ -125,12 +126,11 @@ public struct TriggerConfiguration: Sendable {
         smsDelivery = try Self.smsDelivery(
             in: environment, email: delivery, needed: declared.deliveryChannels.contains(.sms))
         let deliversByEmail = if case .ses = delivery { true } else { false }
-        let typicalMilliseconds = try Self.integer("DECOY_DELAY_MS", in: environment, default: deliversByEmail ? 150 : 1)
-        guard (0...4000).contains(typicalMilliseconds) else {
-            throw .invalid(
-                variable: "DECOY_DELAY_MS", value: String(typicalMilliseconds), expected: "a whole number of milliseconds from 0 to 4000")
-        }
-        typicalDeliveryTime = .milliseconds(typicalMilliseconds)
+        let deliversBySNS = if case .sns? = smsDelivery { true } else { false }
+        typicalDeliveryTimes = [
+            .email: try Self.milliseconds("DECOY_DELAY_MS", in: environment, default: deliversByEmail ? 150 : 1),
+            .sms: try Self.milliseconds("DECOY_DELAY_SMS_MS", in: environment, default: deliversBySNS ? 300 : 1),
+        ]
         do {
             stateStore = try StateStoreConfiguration(environment: environment)
         } catch {
@@ -179,6 +179,17 @@ public struct TriggerConfiguration: Sendable {
 
     /// `SMS_DELIVERY` (`sns` or `outbox`), read only when the flow texts codes; by default it follows
     /// `CODE_DELIVERY`: the outbox for the outbox, SNS for SES.
+    /// A delay of 0 to 4000 ms from `variable`.
+    private static func milliseconds(
+        _ variable: String, in environment: [String: String], default value: Int
+    ) throws(ConfigurationError) -> Duration {
+        let milliseconds = try integer(variable, in: environment, default: value)
+        guard (0...4000).contains(milliseconds) else {
+            throw .invalid(variable: variable, value: String(milliseconds), expected: "a whole number of milliseconds from 0 to 4000")
+        }
+        return .milliseconds(milliseconds)
+    }
+
     private static func smsDelivery(
         in environment: [String: String], email: Delivery, needed: Bool
     ) throws(ConfigurationError) -> SMSDeliveryChoice? {

@@ -62,7 +62,7 @@ public struct MagicLinkStep: ChallengeStep {
         }
         return StepChallenge(
             publicParameters: [
-                "destination": recipient.map(EmailMask.mask) ?? context.decoyEmailDestination,
+                "destination": context.emailDestination,
                 "expiresInSeconds": String(secret.expiresInSeconds),
             ],
             sealing: secret.sealing, delivery: message, unusableAddress: address?.problem)

@@ -43,6 +43,7 @@ public struct CodeChannelChoiceStep: ChallengeStep {
         let channel = Self.channel(in: context)
         var challenge = try channel == .sms ? sms.create(context) : email.create(context)
         challenge.publicParameters["channel"] = channel.rawValue
+        challenge.channel = channel
         if challenge.unusableAddress != nil, case .answer = challenge.sealing {
             challenge.sealing = .nonce
         }

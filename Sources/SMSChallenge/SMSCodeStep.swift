@@ -31,7 +31,7 @@ public struct SMSCodeStep: ChallengeStep {
         let number = context.userNotFound
             ? nil : PhoneNumberCheck(attributes: context.userAttributes, requireVerified: requireVerifiedPhone)
         let recipient = number?.usableNumber
-        let destination = recipient.map(PhoneMask.mask) ?? context.decoyPhoneDestination
+        let destination = context.phoneDestination
         let secret = try context.deliveredSecret { try context.random.decimalDigits(count: context.policy.codeLength) }
         let message = recipient.flatMap { recipient in
             secret.newSecret.map {

@@ -76,10 +76,13 @@ struct SampleEventError: Error, CustomStringConvertible {
     var description: String { "Events/\(path) is not a JSON object" }
 }
 
-/// The sample Verify event for the challenge a Create response issued, answered with `answer`.
+/// The sample Verify event for the challenge a Create response issued, answered with `answer`: for the same user
+/// (name and attributes) as the Create.
 func verifyEvent(for create: JSONObject, answer: String) throws -> JSONObject {
     var event = try sampleEvent("email-code/03-verify-right-code.json")
     var request = event["request"]?.objectValue ?? JSONObject()
+    if let userName = create["userName"] { event["userName"] = userName }
+    if let attributes = member(create, "request", "userAttributes") { request["userAttributes"] = attributes }
     request["privateChallengeParameters"] = member(create, "response", "privateChallengeParameters")
     request["challengeAnswer"] = .string(answer)
     event["request"] = .object(request)

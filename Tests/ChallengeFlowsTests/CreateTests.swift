@@ -230,13 +230,16 @@ struct CreateTests {
         #expect(decoy.response.privateChallengeParameters?["answerHash"]?.count == 64)
     }
 
+    /// Compared with an unknown user who typed the real user's address, as in a pool where users sign in by email
+    /// (Cognito's user name of a real user is then an internal id): both are shown that address masked.
     @Test(
         "a real user without a usable address gets exactly an unknown user's challenge, and nothing is sent",
         arguments: [(nil, "true"), ("", "true"), (Fixture.janeEmail, nil), (Fixture.janeEmail, "false"), (Fixture.janeEmail, "TRUE")]
             as [(String?, String?)])
     func noUsableAddress(email: String?, verified: String?) throws {
         let withheld = try issue(email: email, emailVerified: verified)
-        let unknown = try issue(email: nil, userNotFound: true)
+        let typed = email.flatMap { $0.isEmpty ? nil : UserIdentity(userPoolId: Fixture.jane.userPoolId, userName: $0) }
+        let unknown = try issue(email: nil, userNotFound: true, user: typed ?? Fixture.jane)
         #expect(withheld.delivery == nil)
         #expect(withheld.unusableAddress == (email?.isEmpty ?? true ? .noEmail : .notVerified))
         #expect(withheld.publicParameters == unknown.publicParameters)

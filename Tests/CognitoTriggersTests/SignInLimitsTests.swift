@@ -14,12 +14,15 @@ struct SignInLimitsTests {
     let store = MemoryStateStore()
     let delivery = RecordingDelivery()
 
-    func handler(_ extra: [String: String] = [:], store: (any StateStore)? = nil, delivery: RecordingDelivery? = nil) throws -> CognitoTriggerHandler {
+    func handler(
+        _ extra: [String: String] = [:], steps: [any ChallengeStep] = [], store: (any StateStore)? = nil,
+        delivery: RecordingDelivery? = nil
+    ) throws -> CognitoTriggerHandler {
         let environment = [
             "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "STATE_STORE": "memory",
         ].merging(extra) { $1 }
         return try CognitoTriggerHandler(
-            configuration: TriggerConfiguration(environment: environment), delivery: delivery ?? self.delivery,
+            configuration: TriggerConfiguration(environment: environment, steps: steps), delivery: delivery ?? self.delivery,
             stateStore: store ?? self.store, clock: clock.read)
     }
 
@@ -140,7 +143,7 @@ struct SignInLimitsTests {
         func read(_ key: String, now: Int64) throws(StateStoreError) -> StateRecord? {
             throw .timedOut(operation: "GetItem", table: "sign-in-state", budget: .milliseconds(1000))
         }
-        func write(_ key: String, _ record: StateRecord, expectedVersion: Int64?, now: Int64) throws(StateStoreError) -> Bool {
+        func write(_ key: String, _ record: StateRecord, expectedVersion: Int64?, now: Int64) throws(StateStoreError) -> WriteOutcome {
             throw .timedOut(operation: "PutItem", table: "sign-in-state", budget: .milliseconds(1000))
         }
     }

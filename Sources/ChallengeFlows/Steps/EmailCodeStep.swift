@@ -29,7 +29,7 @@ public struct EmailCodeStep: ChallengeStep {
         let address = context.userNotFound
             ? nil : EmailAddressCheck(attributes: context.userAttributes, requireVerified: requireVerifiedEmail)
         let recipient = address?.usableAddress
-        let destination = recipient.map(EmailMask.mask) ?? context.decoyEmailDestination
+        let destination = context.emailDestination
 
         let secret = try context.deliveredSecret { try context.random.decimalDigits(count: context.policy.codeLength) }
         let message = recipient.flatMap { recipient in

@@ -9,16 +9,21 @@ public struct StepChallenge: Sendable, Equatable {
     public var delivery: CodeMessage?
     /// Why a real user's code was not sent (the user is answered as an unknown user would be), if it was not.
     public var unusableAddress: UnusableAddress?
+    /// The channel the secret goes by, or would have gone by when nothing is sent; nil means the delivery's
+    /// channel, or the step's only one. Set by a step that offers a choice, so that a code sealed for one channel is
+    /// never taken for a code sent by another.
+    public var channel: MessageChannel?
 
     /// A challenge; by default nothing is delivered.
     public init(
         publicParameters: [String: String], sealing: SealedAnswer, delivery: CodeMessage? = nil,
-        unusableAddress: UnusableAddress? = nil
+        unusableAddress: UnusableAddress? = nil, channel: MessageChannel? = nil
     ) {
         self.publicParameters = publicParameters
         self.sealing = sealing
         self.delivery = delivery
         self.unusableAddress = unusableAddress
+        self.channel = channel
     }
 }
 
@@ -41,6 +46,10 @@ public enum AnswerJudgement: Sendable, Equatable {
     case matchSeal
     /// The step found the answer right.
     case correct
+    /// The step found the answer right, and it may be used only once: `sequence` grows with each answer the step
+    /// accepts (a TOTP's time step), and where the limits across sign-ins are kept, an answer whose sequence is not
+    /// above the last one accepted for this user and step is refused as a replay.
+    case correctOnce(sequence: Int64)
     /// The step found the answer wrong.
     case wrong
     /// Refused whatever the answer: the user's address could not have received the code.

@@ -75,6 +75,20 @@ public struct StepContext: Sendable {
         PhoneMask.decoy(for: user.userName, key: decoyKey)
     }
 
+    /// The destination to show for an email: the user's own `email` attribute masked, whether or not anything can be
+    /// sent to it (an unverified address gets nothing, but showing a decoy instead would tell such users apart), or
+    /// ``decoyEmailDestination`` for a user without one and for an unknown user.
+    public var emailDestination: String {
+        guard !userNotFound, let email = userAttributes["email"], !email.isEmpty else { return decoyEmailDestination }
+        return EmailMask.mask(email)
+    }
+
+    /// Like ``emailDestination``, for the `phone_number` attribute.
+    public var phoneDestination: String {
+        guard !userNotFound, let number = userAttributes["phone_number"], !number.isEmpty else { return decoyPhoneDestination }
+        return PhoneMask.mask(number)
+    }
+
     /// When a challenge sealed now expires: `now` plus ``ChallengePolicy/validitySeconds``.
     public var expiresAt: Int64 { now + Int64(policy.validitySeconds) }
 

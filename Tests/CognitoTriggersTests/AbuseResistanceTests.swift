@@ -1,0 +1,212 @@
+import ChallengeFlows
+import ChallengeStateStore
+import CognitoEvents
+import CognitoTriggers
+import Foundation
+import LosslessJSON
+import PosixLock
+import Testing
+
+/// A step like a TOTP, with codes anyone can compute from the clock: `T<time step>`, one step early or late
+/// accepted, each accepted once (its time step is the sequence).
+struct TimeCodeStep: ChallengeStep {
+    var name: String { "time-code" }
+    var kind: ChallengeKind { ChallengeKind(rawValue: "TIME_CODE")! }
+    var provesIdentity: Bool { true }
+
+    func create(_ context: StepContext) throws -> StepChallenge {
+        StepChallenge(publicParameters: [:], sealing: .nonce)
+    }
+
+    func judge(_ answer: String, context: StepContext) -> AnswerJudgement {
+        let step = context.now / 30
+        for offset in -1...1 as ClosedRange<Int64> where answer == Self.code(step + offset) {
+            return .correctOnce(sequence: step + offset)
+        }
+        return .wrong
+    }
+
+    static func code(_ step: Int64) -> String { "T\(step)" }
+}
+
+/// The second security review's findings, each through the trigger handler with the memory store.
+extension SignInLimitsTests {
+    func verifyResult(_ handler: CognitoTriggerHandler, _ create: CreateAuthChallengeEvent, answer: String) throws -> TriggerResult {
+        try handler.handle(verifyEvent(after: create, answer: answer))
+    }
+
+    @Test("a step that proves identity but delivers nothing (a TOTP) spends the failure budget across sessions")
+    func identityStepsSpendTheBudget() throws {
+        let handler = try handler(["CHALLENGE_FLOW": "time-code", "MAX_FAILURES_PER_WINDOW": "10"], steps: [TimeCodeStep()])
+        var summaries: [String] = []
+        for _ in 0..<20 {
+            let session = try created(handler)
+            for guess in 0..<3 {
+                let result = try verifyResult(handler, session, answer: "guess-\(guess)")
+                summaries.append(result.summary)
+                clock.advance(1)
+            }
+        }
+        #expect(summaries.filter { $0 == "answer wrong" }.count == 10, "\(Set(summaries))")
+        #expect(summaries.filter { $0.hasPrefix("answer not judged: MAX_FAILURES_PER_WINDOW=10") }.count == 50)
+        let session = try created(handler)
+        #expect(try verify(handler, session, answer: TimeCodeStep.code(clock.read() / 30)) == false, "not even the right code")
+    }
+
+    @Test("an answer a step accepted once (a TOTP's time step) is refused the second time, and so is an older one")
+    func acceptedAnswerIsUsedOnce() throws {
+        let handler = try handler(["CHALLENGE_FLOW": "time-code"], steps: [TimeCodeStep()])
+        let step = clock.read() / 30
+        #expect(try verify(handler, try created(handler), answer: TimeCodeStep.code(step)))
+        let replay = try verifyResult(handler, try created(handler), answer: TimeCodeStep.code(step))
+        #expect(replay.summary == "answer rejected: it was accepted before, and may be used only once")
+        #expect(try verify(handler, try created(handler), answer: TimeCodeStep.code(step - 1)) == false, "older than the last used")
+        #expect(try verify(handler, try created(handler), answer: TimeCodeStep.code(step + 1)), "the next one is fresh")
+    }
+
+    @Test("one code verified from two sessions at once, by two handlers sharing the store: accepted once", arguments: 0..<30)
+    func concurrentRightAnswersAcceptOnce(trial: Int) async throws {
+        let store = SlowStore()
+        let handlers = try (0..<2).map { _ in try handler(store: store) }
+        let challenge = try created(handlers[0])
+        let code = try #require(delivery.messages.last?.code)
+        let event = try verifyEvent(after: challenge, answer: code)
+        let accepted = await withTaskGroup(of: Bool.self) { group in
+            for handler in handlers {
+                nonisolated(unsafe) let handler = handler
+                group.addTask {
+                    guard case .verify(let verified)? = try? handler.handle(event).event else { return false }
+                    return verified.response.answerCorrect == true
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(accepted == 1)
+    }
+
+    @Test("40 wrong answers at once from 8 handlers sharing the store judge no more than the budget")
+    func concurrentWrongAnswersStayWithinBudget() async throws {
+        let store = SlowStore()
+        let handlers = try (0..<8).map { _ in try handler(["MAX_FAILURES_PER_WINDOW": "10"], store: store) }
+        let event = try verifyEvent(after: try created(handlers[0]), answer: "000000")
+        let outcomes = await withTaskGroup(of: [String].self) { group in
+            for handler in handlers {
+                nonisolated(unsafe) let handler = handler
+                group.addTask {
+                    (0..<5).map { _ in
+                        do { return try handler.handle(event).summary } catch { return "error: \(error)" }
+                    }
+                }
+            }
+            return await group.reduce([]) { $0 + $1 }
+        }
+        #expect(outcomes.count == 40)
+        #expect(outcomes.filter { $0 == "answer wrong" }.count == 10, "\(outcomes)")
+        #expect(outcomes.allSatisfy { $0 == "answer wrong" || $0.hasPrefix("answer not judged: MAX_FAILURES_PER_WINDOW") }, "\(outcomes)")
+    }
+
+    @Test("a channel the user cannot receive on neither blocks another channel nor spends the sends")
+    func undeliveredChannelIsNotReused() throws {
+        let handler = try handler([
+            "CHALLENGE_FLOW": "email-or-sms-code", "SMS_DELIVERY": "outbox", "MAX_SENDS_PER_WINDOW": "1", "DECOY_DELAY_MS": "0",
+            "DECOY_DELAY_SMS_MS": "0",
+        ])
+        // jane has no phone: an attacker asks for SMS; her own email sign-in right after still gets its code.
+        let smsForJane = try Self.event("email-or-sms-code/08-create-sms-without-phone.json")
+        _ = try created(handler, smsForJane)
+        #expect(delivery.messages.isEmpty)
+        let email = try created(handler, try Self.event("email-or-sms-code/03-create-code-by-email.json"))
+        #expect(delivery.messages.map(\.channel) == [.email])
+        #expect(email.response.publicChallengeParameters?["channel"] == "email")
+        let code = try #require(delivery.messages.last?.code)
+        #expect(try verify(handler, email, answer: code))
+    }
+
+    @Test("a phone-only user whose first Create chose email gets the SMS code when the app asks for it")
+    func phoneOnlyUserGetsTheSMS() throws {
+        let handler = try handler([
+            "CHALLENGE_FLOW": "email-or-sms-code", "SMS_DELIVERY": "outbox", "DECOY_DELAY_MS": "0", "DECOY_DELAY_SMS_MS": "0",
+        ])
+        let emailForSam = try Self.event("email-or-sms-code/09-create-email-without-email.json")
+        _ = try created(handler, emailForSam)
+        #expect(delivery.messages.isEmpty)
+        var sms = try #require(try JSONValue(parsing: emailForSam).objectValue)
+        var request = try #require(sms["request"]?.objectValue)
+        request["clientMetadata"] = ["channel": "sms"]
+        sms["request"] = .object(request)
+        let challenge = try created(handler, JSONValue.object(sms).serialized())
+        #expect(delivery.messages.map(\.channel) == [.sms])
+        #expect(try verify(handler, challenge, answer: try #require(delivery.messages.last?.code)))
+    }
+
+    @Test("user names that differ in case (a case-sensitive pool) are different users: keyed by sub")
+    func caseVariantsDoNotShareARecord() throws {
+        let handler = try handler()
+        var other = try #require(try JSONValue(parsing: Self.create).objectValue)
+        other["userName"] = "JANE"
+        var request = try #require(other["request"]?.objectValue)
+        var attributes = try #require(request["userAttributes"]?.objectValue)
+        attributes["sub"] = "0a0b0c0d-1111-4222-8333-444455556666"
+        attributes["email"] = "jane.other@example.org"
+        request["userAttributes"] = .object(attributes)
+        other["request"] = .object(request)
+        _ = try created(handler)
+        _ = try created(handler, JSONValue.object(other).serialized())
+        #expect(delivery.messages.map(\.recipient) == ["jane.doe@example.com", "jane.other@example.org"])
+    }
+
+    @Test("wrong answers at the end of one window and the start of the next get one allowance, not two")
+    func noBurstAtTheWindowBoundary() throws {
+        let handler = try handler(["MAX_FAILURES_PER_WINDOW": "10", "FAILURE_WINDOW_SECONDS": "3600"])
+        clock.advance(3600 - clock.read() % 3600 - 30)
+        let challenge = try created(handler)
+        var judged = 0
+        for _ in 0..<20 {
+            if try verifyResult(handler, challenge, answer: "000000").summary == "answer wrong" { judged += 1 }
+            clock.advance(3)
+        }
+        #expect(judged == 10)
+    }
+
+    @Test("a real user with an unusable email is shown their own address masked, never a decoy from the user name")
+    func unusableAddressIsMaskedNotDecoyed() throws {
+        let handler = try handler(["DECOY_DELAY_MS": "0"])
+        var event = try #require(try JSONValue(parsing: Self.event("email-code/17-create-unverified-email.json")).objectValue)
+        event["userName"] = "7d4e1f52-0c3a-4b9e-9f1d-2a6b8c0e4d13"  // an internal id, as in pools that sign in by email
+        let challenge = try created(handler, JSONValue.object(event).serialized())
+        #expect(challenge.response.publicChallengeParameters?["destination"] == EmailMask.mask("jane.doe@example.com"))
+        #expect(delivery.messages.isEmpty)
+    }
+
+    @Test("a Create for a channel the user cannot use waits as long as that channel's deliveries (SMS, not email)")
+    func decoyWaitFollowsTheChannel() throws {
+        let handler = try handler([
+            "CHALLENGE_FLOW": "email-or-sms-code", "SMS_DELIVERY": "outbox", "DECOY_DELAY_MS": "0", "DECOY_DELAY_SMS_MS": "300",
+            "RESEND_AFTER_SECONDS": "0",
+        ])
+        let smsForJane = try Self.event("email-or-sms-code/08-create-sms-without-phone.json")
+        var waits: [Duration] = []
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            _ = try created(handler, smsForJane)
+            waits.append(ContinuousClock.now - start)
+            clock.advance(1)
+        }
+        #expect(waits.sorted()[2] > .milliseconds(120), "median \(waits.sorted()[2])")
+    }
+}
+
+/// The memory store, a millisecond slower on every call: wide enough windows for concurrent handlers to meet in.
+final class SlowStore: StateStore {
+    private let store = MemoryStateStore()
+
+    func read(_ key: String, now: Int64) -> StateRecord? {
+        usleep(1000)
+        return store.read(key, now: now)
+    }
+
+    func write(_ key: String, _ record: StateRecord, expectedVersion: Int64?, now: Int64) -> WriteOutcome {
+        usleep(1000)
+        return store.write(key, record, expectedVersion: expectedVersion, now: now)
+    }
+}
