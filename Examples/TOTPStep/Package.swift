@@ -32,6 +32,7 @@ let package = Package(
                 "TOTPChallenge",
                 .product(name: "ChallengeFlows", package: "cognito-challenge-runtime"),
                 .product(name: "CognitoChallengeTesting", package: "cognito-challenge-runtime"),
+                .product(name: "CognitoTriggers", package: "cognito-challenge-runtime"),
             ]
         ),
     ],

@@ -33,19 +33,22 @@ public struct TOTPStep: ChallengeStep {
         StepChallenge(publicParameters: ["digits": String(Self.digits), "period": String(Self.period)], sealing: .nonce)
     }
 
-    /// Right when the answer is the code of the current time step, or of the one before or after.
+    /// Right when the answer is the code of the current time step, or of the one before or after; the time step it
+    /// matched is its sequence, so that where the limits across sign-ins are kept (`STATE_STORE`) a code is accepted
+    /// once, and never one older than the last accepted.
     public func judge(_ answer: String, context: StepContext) -> AnswerJudgement {
         guard let secret = Self.secret(in: context.userAttributes) else {
             return .refused(reason: "the user has no usable \"\(Self.secretAttribute)\" attribute (a base32 secret)")
         }
         let typed = Array(normalize(answer).utf8)
-        var matched = false
+        var matchedStep: Int64?
         // Every candidate is compared, in constant time, so that timing does not tell which step matched.
         for offset in -Self.drift...Self.drift {
-            let candidate = Array(Self.code(secret: secret, time: context.now + offset * Self.period).utf8)
-            matched = constantTimeEquals(typed, candidate) || matched
+            let time = context.now + offset * Self.period
+            let candidate = Array(Self.code(secret: secret, time: time).utf8)
+            if constantTimeEquals(typed, candidate) { matchedStep = max(0, time) / Self.period }
         }
-        return matched ? .correct : .wrong
+        return matchedStep.map { .correctOnce(sequence: $0) } ?? .wrong
     }
 
     /// The code of the current time step, for simulations.
