@@ -21,6 +21,11 @@
 # entries still list it, else the newest version they list that can be fetched. Debian's patches
 # apply on unpack; Debian's build recipe (debian/rules) is not used.
 #
+# The installed libssl-dev's headers (/usr/include/openssl) are NOT those of this build when apt no longer offers
+# that version's source (Debian's archive keeps only the newest): the Swift code must compile against prefix/include
+# (Deploy/build-libcurl.sh's libcrypto.pc), never /usr/include. This script fails when prefix/include and
+# libcrypto.a differ (verify_prefix), and Deploy/package.sh fails when the bootstrap was compiled against others.
+#
 # Result, under Deploy/work/openssl/:
 #   prefix/      include/openssl/*.h (with the trimmed configuration.h), lib/libssl.a, lib/libcrypto.a,
 #                and the source's debian/copyright as COPYRIGHT (for the zip's licenses/libssl3)
@@ -64,7 +69,31 @@ finish() {
     if ((print_prefix)); then echo "$prefix"; fi
 }
 
-install_missing_packages build-essential dpkg-dev perl
+# Whether prefix/ holds one OpenSSL: the headers' OPENSSL_VERSION_TEXT is the text compiled into libcrypto.a, and
+# their version is the upstream part of the Debian source version built (3.0.20 for 3.0.20-1~deb12u1). The Swift
+# code compiles against these headers (Deploy/build-libcurl.sh's libcrypto.pc), so a mismatch would mean code
+# compiled for one OpenSSL linked with another. Prints what differs on standard error.
+# Usage: verify_prefix DEBIAN_SOURCE_VERSION
+verify_prefix() {
+    local header=$prefix/include/openssl/opensslv.h header_text header_version library_text upstream
+    header_text=$(sed -n 's/^# *define OPENSSL_VERSION_TEXT "\(.*\)"$/\1/p' "$header" 2>/dev/null)
+    header_version=$(sed -n 's/^# *define OPENSSL_VERSION_STR "\(.*\)"$/\1/p' "$header" 2>/dev/null)
+    library_text=$(strings -n 8 "$prefix/lib/libcrypto.a" 2>/dev/null | grep -m1 -E '^OpenSSL [0-9]+\.[0-9]+\.[0-9]+' || true)
+    upstream=${1#*:}
+    upstream=${upstream%%-*}
+    if [[ -z $header_text || -z $header_version ]]; then
+        log "no OPENSSL_VERSION_TEXT / OPENSSL_VERSION_STR in $header"
+    elif [[ $header_text != "$library_text" ]]; then
+        log "the headers say '$header_text' but libcrypto.a says '${library_text:-nothing}'"
+    elif [[ $header_version != "$upstream" ]]; then
+        log "the headers are OpenSSL $header_version but the Debian source built is $1 (upstream $upstream)"
+    else
+        return 0
+    fi
+    return 1
+}
+
+install_missing_packages build-essential dpkg-dev perl binutils
 ensure_deb_src
 
 # The versions to try, best first: the installed libssl-dev's, then the others newest first.
@@ -82,9 +111,12 @@ if [[ -f $stamp && -f $prefix/lib/libssl.a && -f $prefix/lib/libcrypto.a ]]; the
     built_version=$(sed -n 's/^openssl \([^;]*\);.*/\1/p' "$stamp")
     if [[ $(<"$stamp") == "openssl $built_version; recipe $recipe" && " ${candidates[*]} " == *" $built_version "* ]] \
         && [[ $built_version == "$installed_version" || " ${listed[*]} " != *" $installed_version "* ]]; then
-        log "up to date (openssl $built_version) in $work"
-        finish
-        exit 0
+        if verify_prefix "$built_version"; then
+            log "up to date (openssl $built_version) in $work"
+            finish
+            exit 0
+        fi
+        log "the build in $prefix is inconsistent (above): building again"
     fi
 fi
 
@@ -119,6 +151,7 @@ await_build $! "OpenSSL build" "$build_log"
 for archive in libssl.a libcrypto.a; do
     [[ -f $prefix/lib/$archive ]] || die "the build finished without $prefix/lib/$archive; see $build_log"
 done
+verify_prefix "$source_version" || die "the headers installed in $prefix/include are not those of the libcrypto.a built"
 echo "openssl $source_version; recipe $recipe" >"$stamp"
 rm -rf "$work/src"
 log "done: $prefix/lib/libcrypto.a ($(du -h "$prefix/lib/libcrypto.a" | cut -f1)), libssl.a ($(du -h "$prefix/lib/libssl.a" | cut -f1))"

@@ -2,6 +2,9 @@
 # The deploy checks CI runs, after Deploy/package.sh:
 #   - template.yaml passes cfn-lint with no errors
 #   - every app client in template.yaml allows only flows that run the triggers (Deploy/client-flows.py)
+#   - the user pool and app client settings that guard the only factor (Deploy/pool-settings.py): case-insensitive
+#     user names, email changes verified before they apply, an app client that can neither write email,
+#     phone_number or their _verified flags nor read or write custom attributes (a step's secret)
 #   - template.yaml translates to CloudFormation with aws-sam-translator, and the translation wires the triggers
 #     to the `live` alias and grants exactly the SSM, SES and KMS access it should (Deploy/sam-translate.py)
 #   - the zip exists and is at most 8 MiB
@@ -13,11 +16,17 @@
 #     impossible, with a SKIP line)
 # Prints a PASS, FAIL or SKIP line per check and a closing count; exits 1 if any check failed.
 # Usage: Deploy/check.sh [ZIP]     ZIP defaults to Deploy/out/bootstrap.zip
+#        Deploy/check.sh --template-only    only the template's checks (cfn-lint to the SAM translation), no zip
 set -euo pipefail
 
 deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$deploy_dir/common.sh"
+template_only=0
+if [[ ${1:-} == --template-only ]]; then
+    template_only=1
+    shift
+fi
 zip=${1:-$deploy_dir/out/bootstrap.zip}
 max_zip_bytes=$((8 * 1024 * 1024))
 task_lib=/var/task/lib
@@ -32,7 +41,7 @@ finish() {
     ((failed == 0))
 }
 
-install_missing_packages binutils file unzip
+((template_only)) || install_missing_packages binutils file unzip
 if ! command -v cfn-lint >/dev/null; then
     log "installing cfn-lint from PyPI"
     python3 -m pip install --quiet cfn-lint || die "cannot install cfn-lint; install it with pip install cfn-lint"
@@ -63,12 +72,25 @@ else
     fail "an app client lets users sign in without the triggers: $client_flows"
 fi
 
+pool_settings_status=0
+pool_settings=$(python3 "$deploy_dir/pool-settings.py" "$deploy_dir/template.yaml" 2>&1) || pool_settings_status=$?
+if ((pool_settings_status == 0)); then
+    pass "user pool and app client guard the delivery attributes and step secrets: ${pool_settings//$'\n'/; }"
+else
+    fail "template.yaml leaves the only factor open to a stolen access token:"$'\n'"$pool_settings"
+fi
+
 translate_status=0
 translation=$(python3 "$deploy_dir/sam-translate.py" "$deploy_dir/template.yaml" 2>&1) || translate_status=$?
 if ((translate_status == 0)); then
     pass "template.yaml translates (aws-sam-translator):"$'\n'"$translation"
 else
     fail "template.yaml's SAM translation fails or is wrong:"$'\n'"$translation"
+fi
+
+if ((template_only)); then
+    finish
+    exit
 fi
 
 if [[ ! -f $zip ]]; then

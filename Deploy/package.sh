@@ -23,6 +23,10 @@
 # Deploy/build-openssl.sh a trimmed OpenSSL from Debian's source), so the zip carries no libcurl, libssl
 # or libcrypto; so are libstdc++ and libgcc, of which the Swift runtime uses a few kilobytes (their
 # shared libraries would add 0.8 MB to the zip).
+# The Swift code compiles against the headers of the OpenSSL it links, not the installed libssl-dev's (which can
+# be an older version than the source apt still offers): package.sh fails when libcrypto.pc does not point at
+# them, when they and the linked libcrypto.a differ, or when the build's dependency files or clang modules name
+# another opensslv.h.
 # The zip has fixed file times and order, and is recompressed with advzip (7-Zip's deflate: the same
 # format, about 3.5 % smaller than zip -9); BUILDINFO's build time is SOURCE_DATE_EPOCH when that is set,
 # so the same inputs and SOURCE_DATE_EPOCH give the same zip byte for byte.
@@ -67,6 +71,26 @@ install_missing_packages binutils zip advancecomp
 # (a) the static libcurl, and pkg-config files that make SwiftPM link it and OpenSSL statically
 pkg_config_path=$("$deploy_dir/build-libcurl.sh" --print-pkg-config-path)
 
+# The OpenSSL headers the Swift code is to compile against (libcrypto.pc's -I) must be those of the libcrypto.a it
+# links: the installed libssl-dev's (/usr/include) can be another version (build-openssl.sh builds the newest
+# source apt offers when the installed one's is gone).
+openssl_include=$openssl_work/prefix/include
+openssl_header_text() {
+    sed -n 's/^# *define OPENSSL_VERSION_TEXT "\(.*\)"$/\1/p' "$1/openssl/opensslv.h" 2>/dev/null
+}
+for pc in libcrypto.pc libcurl.pc; do
+    grep -qE "^Cflags:.* -I$openssl_include( |$)" "$pkg_config_path/$pc" \
+        || die "$pkg_config_path/$pc does not put $openssl_include on the include path; run Deploy/build-libcurl.sh"
+done
+openssl_headers=$(openssl_header_text "$openssl_include")
+openssl_library=$(strings -n 8 "$(realpath "$libcurl_work/static-lib/libcrypto.a")" | grep -m1 -E '^OpenSSL [0-9]+\.[0-9]+\.[0-9]+' || true)
+[[ -n $openssl_headers && $openssl_headers == "$openssl_library" ]] \
+    || die "the OpenSSL headers in $openssl_include ('$openssl_headers') are not those of the libcrypto.a linked ('$openssl_library')"
+system_headers=$(openssl_header_text /usr/include)
+if [[ -n $system_headers && $system_headers != "$openssl_headers" ]]; then
+    log "note: the installed libssl-dev's headers are '$system_headers', the OpenSSL linked is '$openssl_headers'; the build must use the latter's"
+fi
+
 # libstdc++ as a static archive (build-libcurl.sh installed the compilers): a directory holding only
 # libstdc++.a, searched before the system's, makes the -lstdc++ of Swift's static-stdlib link take it.
 static_cxx=$deploy_dir/work/static-cxx
@@ -85,8 +109,11 @@ ln -sfn "$libstdcxx_archive" "$static_cxx/libstdc++.a"
 # symbol (200 KB of .dynsym and .dynstr) for the Swift backtracer, which the zip does not ship, and
 # nothing resolves the executable's own symbols at run time.
 log "swift build -c release --product bootstrap (scratch path ${scratch#"$repo_dir"/})"
+# --disable-build-manifest-caching: SwiftPM otherwise reuses the build description of an earlier run, with the C
+# flags it read from the .pc files then (a scratch path first built against libssl-dev's headers kept compiling
+# against them), since neither PKG_CONFIG_PATH nor the .pc files' contents are inputs of that cache.
 build_args=(
-    -c release --product bootstrap --scratch-path "$scratch"
+    -c release --product bootstrap --scratch-path "$scratch" --disable-build-manifest-caching
     --static-swift-stdlib --disable-local-rpath
     -Xswiftc -use-ld=lld
     -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
@@ -97,6 +124,14 @@ build_args=(
     -Xlinker -z -Xlinker pack-relative-relocs
     -Xlinker --no-export-dynamic
 )
+# Clang's module cache does not key modules on include paths: a COpenSSL module built from other headers would be
+# reused while its files are unchanged. Drop the cache whenever the C flags or the OpenSSL headers change.
+c_flags_stamp=$scratch/deploy-c-flags.stamp
+c_flags="$(cat "$pkg_config_path/libcrypto.pc" "$pkg_config_path/libcurl.pc"); $openssl_headers"
+if [[ -d $scratch && ( ! -f $c_flags_stamp || $(<"$c_flags_stamp") != "$c_flags" ) ]]; then
+    log "the C flags or OpenSSL headers changed since the last build: dropping the clang module cache"
+    rm -rf "$scratch"/*/release/ModuleCache "$c_flags_stamp"
+fi
 binary=$(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}" --show-bin-path)/bootstrap
 # SwiftPM does not track the static archives it links: when build-libcurl.sh or build-openssl.sh has
 # rebuilt one since the last link, remove the old bootstrap so that it is linked again.
@@ -108,6 +143,24 @@ for archive in "$libcurl_work"/static-lib/*.a; do
 done
 (cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}") >&2
 [[ -x $binary ]] || die "the build did not produce $binary"
+printf '%s' "$c_flags" >"$c_flags_stamp"
+
+# Which opensslv.h the compilers read: the dependency files and clang modules of the build name the headers by
+# path. Any other than the linked OpenSSL's fails the build.
+mapfile -t headers_read < <(find "$(dirname "$binary")" \( -name '*.d' -o -name '*.pcm' \) -type f \
+    -exec grep -aohE '/[A-Za-z0-9._+@~/-]*/openssl/opensslv\.h' {} + 2>/dev/null | sort -u)
+foreign=()
+for header in "${headers_read[@]}"; do
+    [[ $header == "$openssl_include/openssl/opensslv.h" ]] || foreign+=("$header")
+done
+if ((${#foreign[@]})); then
+    rm -f "$binary" "$c_flags_stamp"
+    die "the Swift code was compiled against ${foreign[*]}, not $openssl_include/openssl/opensslv.h ('$openssl_headers'), which is the OpenSSL linked; removed the binary, run again (or delete $scratch)"
+elif ((${#headers_read[@]} == 0)); then
+    log "note: no dependency file or module in $(dirname "$binary") names opensslv.h; the headers compiled against are unconfirmed"
+else
+    log "the Swift code compiled against $openssl_include ($openssl_headers), the OpenSSL it links"
+fi
 
 interpreter=$(readelf --program-headers "$binary" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
 [[ $interpreter == "$task_lib/$loader" ]] || die "the binary's interpreter is '$interpreter', not $task_lib/$loader"
@@ -161,6 +214,8 @@ glibc_version="$(getconf GNU_LIBC_VERSION) (Debian libc6 $(dpkg-query -W -f='${V
 # The version text compiled into the binary says which OpenSSL was linked, whatever is installed now.
 openssl_text=$(strings -n 8 "$stage/bootstrap" | grep -m1 -E '^OpenSSL [0-9]+\.[0-9]+\.[0-9]+' || true)
 [[ -n $openssl_text ]] || die "no OpenSSL version text in the bootstrap: is OpenSSL linked in?"
+[[ $openssl_text == "$openssl_headers" ]] \
+    || die "the bootstrap links '$openssl_text' but was to compile against the headers of '$openssl_headers'"
 openssl_source=$(sed -n 's/^openssl \([^;]*\);.*/\1/p' "$openssl_work/build.stamp" 2>/dev/null || true)
 openssl_version="$openssl_text (static, trimmed; Debian source ${openssl_source:-unknown})"
 curl_version=$(sed -n 's/^#define LIBCURL_VERSION "\(.*\)"$/\1/p' "$libcurl_work/prefix/include/curl/curlver.h")
