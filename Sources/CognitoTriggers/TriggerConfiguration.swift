@@ -43,6 +43,8 @@ public struct TriggerConfiguration: Sendable {
     /// Codes are texted only to numbers whose `phone_number_verified` is `"true"` (`REQUIRE_VERIFIED_PHONE`, true by
     /// default).
     public let requireVerifiedPhone: Bool
+    /// The countries codes may be texted to (`SMS_ALLOWED_COUNTRIES`); nil for any.
+    public let smsCountries: CallingCodes?
     /// Where sign-in links point (`MAGIC_LINK_URL`), when set.
     public let magicLinkURL: MagicLinkURL?
     /// The typical time a delivery takes on each channel before any has been measured (`DECOY_DELAY_MS` for email,
@@ -82,7 +84,6 @@ public struct TriggerConfiguration: Sendable {
             }
             warnings.append("CHALLENGE_FLOW=\"\(declared)\" proves no identity: \(risk) (allowed by ALLOW_CAPTCHA_ONLY_SIGN_IN=true; never deploy it)")
         }
-        startupWarnings = warnings
         policy = try ChallengePolicy(
             codeLength: try Self.integer("CODE_LENGTH", in: environment, default: 6),
             maxAttempts: try Self.integer("MAX_ATTEMPTS", in: environment, default: 3),
@@ -125,6 +126,19 @@ public struct TriggerConfiguration: Sendable {
         }
         smsDelivery = try Self.smsDelivery(
             in: environment, email: delivery, needed: declared.deliveryChannels.contains(.sms))
+        if let list = value("SMS_ALLOWED_COUNTRIES") {
+            guard let codes = CallingCodes(list: list) else {
+                throw .invalid(
+                    variable: "SMS_ALLOWED_COUNTRIES", value: list,
+                    expected: "country calling codes separated by commas, such as \"1,44,49\"")
+            }
+            smsCountries = codes
+        } else {
+            smsCountries = nil
+            if case .sns? = smsDelivery {
+                warnings.append("SMS_ALLOWED_COUNTRIES is not set: codes may be texted to any country, including premium-rate ranges (SMS pumping); list the calling codes of your users' countries")
+            }
+        }
         let deliversByEmail = if case .ses = delivery { true } else { false }
         let deliversBySNS = if case .sns? = smsDelivery { true } else { false }
         typicalDeliveryTimes = [
@@ -149,11 +163,13 @@ public struct TriggerConfiguration: Sendable {
             }
             captchas = []
         }
+        startupWarnings = warnings
         let registry = try StepRegistry.builtIn(
             captchas: captchas, captchaWidget: captchaProvider?.publicParameters(), requireVerifiedEmail: requireVerifiedEmail
         ).adding(
             Self.messagingSteps(
-                linkURL: magicLinkURL, requireVerifiedEmail: requireVerifiedEmail, requireVerifiedPhone: requireVerifiedPhone)
+                linkURL: magicLinkURL, requireVerifiedEmail: requireVerifiedEmail, requireVerifiedPhone: requireVerifiedPhone,
+                smsCountries: smsCountries)
         ).adding(steps)
         flow = try SignInFlow(parsing: specification, registry: registry)
         for step in flow.steps { try step.checkConfiguration(in: flow) }
@@ -167,18 +183,17 @@ public struct TriggerConfiguration: Sendable {
     /// The built-in steps that live in modules of their own, built on the public step API: `magic-link`,
     /// `sms-code` and `email-or-sms-code`.
     static func messagingSteps(
-        linkURL: MagicLinkURL? = nil, requireVerifiedEmail: Bool = true, requireVerifiedPhone: Bool = true
+        linkURL: MagicLinkURL? = nil, requireVerifiedEmail: Bool = true, requireVerifiedPhone: Bool = true,
+        smsCountries: CallingCodes? = nil
     ) -> [any ChallengeStep] {
         let email = EmailCodeStep(requireVerifiedEmail: requireVerifiedEmail)
-        let sms = SMSCodeStep(requireVerifiedPhone: requireVerifiedPhone)
+        let sms = SMSCodeStep(requireVerifiedPhone: requireVerifiedPhone, allowedCountries: smsCountries)
         return [
             MagicLinkStep(linkURL: linkURL, requireVerifiedEmail: requireVerifiedEmail), sms,
             CodeChannelChoiceStep(email: email, sms: sms),
         ]
     }
 
-    /// `SMS_DELIVERY` (`sns` or `outbox`), read only when the flow texts codes; by default it follows
-    /// `CODE_DELIVERY`: the outbox for the outbox, SNS for SES.
     /// A delay of 0 to 4000 ms from `variable`.
     private static func milliseconds(
         _ variable: String, in environment: [String: String], default value: Int
@@ -190,6 +205,8 @@ public struct TriggerConfiguration: Sendable {
         return .milliseconds(milliseconds)
     }
 
+    /// `SMS_DELIVERY` (`sns` or `outbox`), read only when the flow texts codes; by default it follows
+    /// `CODE_DELIVERY`: the outbox for the outbox, SNS for SES.
     private static func smsDelivery(
         in environment: [String: String], email: Delivery, needed: Bool
     ) throws(ConfigurationError) -> SMSDeliveryChoice? {

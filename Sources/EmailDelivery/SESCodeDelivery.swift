@@ -5,8 +5,8 @@ import LosslessJSON
 
 /// Sends code emails with the SES v2 `SendEmail` API over one kept-alive libcurl connection.
 ///
-/// Each delivery ends, sent or failed, within the configured time budget (3 s by default): a throttled or 5xx
-/// answer is retried once, after a short random pause, only if enough of the budget remains for another attempt.
+/// Each delivery ends, sent or failed, within the configured time budget (3 s by default): a throttled answer
+/// (never a 5xx, after which the message may have gone out) is retried once, after a short random pause, only if enough of the budget remains for another attempt.
 public final class SESCodeDelivery: CodeDelivery {
     public let configuration: SESConfiguration
     private let session: CurlSession

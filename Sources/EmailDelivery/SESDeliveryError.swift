@@ -59,10 +59,11 @@ public struct SESErrorResponse: Sendable, Equatable, CustomStringConvertible {
         self.init(status: response.status, code: headerCode ?? bodyCode, message: message)
     }
 
-    /// Throttling, or a failure on SES's side: worth one more try.
+    /// Throttling: SES refused the request before acting on it, so one more try cannot send the message twice. A
+    /// failure on SES's side (5xx) is not retried: the message may have gone out, and a second try could send it
+    /// again.
     public var isRetryable: Bool {
-        status == 429 || status >= 500
-            || ["TooManyRequestsException", "ThrottlingException", "Throttling"].contains(code ?? "")
+        status == 429 || ["TooManyRequestsException", "ThrottlingException", "Throttling"].contains(code ?? "")
     }
 
     public var description: String {

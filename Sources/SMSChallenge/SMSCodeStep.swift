@@ -21,15 +21,20 @@ public struct SMSCodeStep: ChallengeStep {
     /// By text message.
     public var deliveryChannels: Set<MessageChannel> { [.sms] }
 
-    /// A step that texts codes to verified numbers only, unless `requireVerifiedPhone` is false.
-    public init(requireVerifiedPhone: Bool = true) {
+    /// A step that texts codes to verified numbers only, unless `requireVerifiedPhone` is false, and only in
+    /// `allowedCountries` when given.
+    /// The countries codes may be texted to (`SMS_ALLOWED_COUNTRIES`); nil for any.
+    public let allowedCountries: CallingCodes?
+
+    public init(requireVerifiedPhone: Bool = true, allowedCountries: CallingCodes? = nil) {
         self.requireVerifiedPhone = requireVerifiedPhone
+        self.allowedCountries = allowedCountries
     }
 
     /// A fresh code (or the one in force), the masked number, and the text message that carries the code.
     public func create(_ context: StepContext) throws -> StepChallenge {
         let number = context.userNotFound
-            ? nil : PhoneNumberCheck(attributes: context.userAttributes, requireVerified: requireVerifiedPhone)
+            ? nil : PhoneNumberCheck(attributes: context.userAttributes, requireVerified: requireVerifiedPhone, allowedCountries: allowedCountries)
         let recipient = number?.usableNumber
         let destination = context.phoneDestination
         let secret = try context.deliveredSecret { try context.random.decimalDigits(count: context.policy.codeLength) }
@@ -52,7 +57,7 @@ public struct SMSCodeStep: ChallengeStep {
 
     /// Refuses every answer of a user whose number could not have received the code; otherwise the seal decides.
     public func judge(_ answer: String, context: StepContext) -> AnswerJudgement {
-        PhoneNumberCheck(attributes: context.userAttributes, requireVerified: requireVerifiedPhone).problem
+        PhoneNumberCheck(attributes: context.userAttributes, requireVerified: requireVerifiedPhone, allowedCountries: allowedCountries).problem
             .map(AnswerJudgement.unusableAddress) ?? .matchSeal
     }
 }

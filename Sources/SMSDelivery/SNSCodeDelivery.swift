@@ -5,8 +5,8 @@ import CurlHTTP
 /// Sends codes as transactional SMS with the SNS `Publish` API (Query protocol) over one kept-alive libcurl
 /// connection.
 ///
-/// Each delivery ends, sent or failed, within the configured time budget (3 s by default): a throttled or 5xx
-/// answer is retried once, after a short random pause, only if enough of the budget remains for another attempt.
+/// Each delivery ends, sent or failed, within the configured time budget (3 s by default): a throttled answer
+/// (never a 5xx, after which the message may have gone out) is retried once, after a short random pause, only if enough of the budget remains for another attempt.
 /// A phone number that is not E.164 is refused without a request.
 public final class SNSCodeDelivery: CodeDelivery {
     /// Where and how messages are sent.

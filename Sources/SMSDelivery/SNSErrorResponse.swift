@@ -31,10 +31,11 @@ public struct SNSErrorResponse: Sendable, Equatable, CustomStringConvertible {
             code: XMLText.firstElement("Code", in: response.body), message: message)
     }
 
-    /// Throttling, or a failure on SNS's side: worth one more try.
+    /// Throttling: SNS refused the request before acting on it, so one more try cannot send the message twice. A
+    /// failure on SNS's side (5xx) is not retried: the message may have gone out, and a second try could send it
+    /// again.
     public var isRetryable: Bool {
-        status == 429 || status >= 500
-            || ["Throttling", "Throttled", "ThrottlingException", "TooManyRequestsException"].contains(code ?? "")
+        status == 429 || ["Throttling", "Throttled", "ThrottlingException", "TooManyRequestsException"].contains(code ?? "")
     }
 
     public var description: String {

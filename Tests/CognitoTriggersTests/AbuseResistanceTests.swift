@@ -210,3 +210,36 @@ final class SlowStore: StateStore {
         return store.write(key, record, expectedVersion: expectedVersion, now: now)
     }
 }
+
+/// SMS to numbers in the allowed countries only (`SMS_ALLOWED_COUNTRIES`), against SMS pumping.
+extension SignInLimitsTests {
+    @Test("a number outside SMS_ALLOWED_COUNTRIES gets no text and is answered like an unknown user; inside, it does")
+    func smsCountries() throws {
+        let sms = try Self.event("sms-code/02-create-code.json")
+        let abroad = try handler(["CHALLENGE_FLOW": "sms-code", "SMS_ALLOWED_COUNTRIES": "44, +49", "DECOY_DELAY_SMS_MS": "0"])
+        let refused = try abroad.handle(sms)
+        #expect(delivery.messages.isEmpty)
+        #expect(refused.warning?.contains("SMS_ALLOWED_COUNTRIES") == true, "\(refused.warning ?? "")")
+        let home = try handler(["CHALLENGE_FLOW": "sms-code", "SMS_ALLOWED_COUNTRIES": "1,44"], store: MemoryStateStore())
+        _ = try home.handle(sms)
+        #expect(delivery.messages.map(\.recipient) == ["+15555550100"])
+    }
+
+    @Test("SMS_ALLOWED_COUNTRIES takes calling codes only; without it, a flow that texts by SNS warns at start")
+    func smsCountriesSetting() throws {
+        for bad in ["UK", "1,", "12345", "+"] {
+            let error = #expect(throws: ConfigurationError.self) {
+                try TriggerConfiguration(environment: [
+                    "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "CHALLENGE_FLOW": "sms-code",
+                    "SMS_ALLOWED_COUNTRIES": bad,
+                ])
+            }
+            #expect(error?.description.hasPrefix("SMS_ALLOWED_COUNTRIES") == true, "\(bad): \(String(describing: error))")
+        }
+        let unrestricted = try TriggerConfiguration(environment: [
+            "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "CHALLENGE_FLOW": "sms-code", "SMS_DELIVERY": "sns",
+            "AWS_REGION": "eu-west-1", "AWS_ACCESS_KEY_ID": "AKIDLOCAL", "AWS_SECRET_ACCESS_KEY": "local-secret",
+        ])
+        #expect(unrestricted.startupWarnings.contains { $0.hasPrefix("SMS_ALLOWED_COUNTRIES is not set") })
+    }
+}

@@ -34,6 +34,8 @@ public enum UnusableAddress: Sendable, Equatable, CustomStringConvertible {
     case phoneNumberNotVerified
     /// `phone_number` is not in the E.164 form an SMS needs (`+` and 8 to 15 digits).
     case phoneNumberNotE164
+    /// `phone_number` is in a country the deployment does not text (`SMS_ALLOWED_COUNTRIES`).
+    case phoneNumberCountryNotAllowed
 
     public var description: String {
         switch self {
@@ -43,6 +45,7 @@ public enum UnusableAddress: Sendable, Equatable, CustomStringConvertible {
         case .phoneNumberNotVerified:
             "the user's \"phone_number_verified\" attribute is not \"true\" (REQUIRE_VERIFIED_PHONE=true)"
         case .phoneNumberNotE164: "the user's \"phone_number\" attribute is not an E.164 number such as \"+14155550100\""
+        case .phoneNumberCountryNotAllowed: "the user's \"phone_number\" is in a country that SMS_ALLOWED_COUNTRIES leaves out"
         }
     }
 }
