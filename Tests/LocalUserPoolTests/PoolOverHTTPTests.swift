@@ -136,3 +136,44 @@ actor ScriptedTransport: TriggerTransport {
 
     func shutdown() async {}
 }
+
+@Suite("What reaches the triggers and what an unknown user is answered", .serialized)
+struct PoolFidelityTests {
+    static let clientId = LocalDefaults.clientId
+
+    @Test("an unknown user's SALT is the same on every USER_SRP_AUTH and CUSTOM_AUTH with SRP_A, and differs from name to name")
+    func unknownUserSaltIsStable() async throws {
+        let flows = ClientAuthFlows(["ALLOW_CUSTOM_AUTH", "ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"])
+        let harness = try await PoolHarness(flow: "srp-email-code", flows: flows)
+        let otherPool = try await PoolHarness(flow: "srp-email-code", flows: flows)
+        do {
+            let first = try await Self.salt(harness, "nobody", custom: false)
+            #expect(try await Self.salt(harness, "nobody", custom: false) == first)
+            #expect(try await Self.salt(harness, "nobody", custom: true) == first)
+            #expect(first.count == 2 * SRPVerifier.saltByteCount)
+            #expect(try await Self.salt(harness, "somebody-else", custom: false) != first)
+            let jane = try await Self.salt(harness, "jane", custom: false)
+            #expect(try await Self.salt(harness, "jane", custom: true) == jane, "a real user's salt is stable too")
+            #expect(try await Self.salt(otherPool, "nobody", custom: false) != first, "each pool has a key of its own")
+        } catch {
+            await harness.stop()
+            await otherPool.stop()
+            throw error
+        }
+        await harness.stop()
+        await otherPool.stop()
+    }
+
+    /// The SALT of the PASSWORD_VERIFIER challenge the pool answers `name` with.
+    private static func salt(_ harness: PoolHarness, _ name: String, custom: Bool) async throws -> String {
+        let publicA = try SRPClient().publicA
+        let parameters: JSONValue = custom
+            ? ["USERNAME": .string(name), "SRP_A": .string(publicA), "CHALLENGE_NAME": "SRP_A"]
+            : ["USERNAME": .string(name), "SRP_A": .string(publicA)]
+        let answer = try await harness.call("InitiateAuth", [
+            "AuthFlow": .string(custom ? "CUSTOM_AUTH" : "USER_SRP_AUTH"), "ClientId": .string(clientId), "AuthParameters": parameters,
+        ])
+        #expect(answer.body["ChallengeName"] == "PASSWORD_VERIFIER", "\(answer.body)")
+        return try #require(answer.body["ChallengeParameters"]?.objectValue?["SALT"]?.stringValue)
+    }
+}
