@@ -1,3 +1,4 @@
+import ChallengeCrypto
 import CognitoSRP
 import CognitoTokens
 import Foundation
@@ -18,6 +19,9 @@ public actor LocalUserPool {
     let issuer: CognitoTokenIssuer
     /// The SRP pool name: the user-pool id after "_".
     let poolName: String
+    /// A random key made when the pool starts, under which a user that does not exist gets what would be stable
+    /// for a real one (its salt): the same on every sign-in, unlike the others', and not derivable from outside.
+    let decoyKey: [UInt8]
     var users: UserDirectory
     var sessions: SessionStore
     var refreshTokens = RefreshTokenStore()
@@ -43,6 +47,11 @@ public actor LocalUserPool {
         ]))
         triggers = TriggerCall(transport: transport)
         poolName = try Self.poolName(settings.userPoolId)
+        do {
+            decoyKey = try SystemRandom().bytes(count: 32)
+        } catch {
+            throw PoolError(.internalError, "The pool could not draw its random key: \(error).")
+        }
         self.users = UserDirectory(users)
         sessions = SessionStore(lifetime: settings.sessionLifetime)
     }

@@ -14,7 +14,9 @@ struct Pool: AsyncParsableCommand {
             AdminGetUser, GetUser and RevokeToken, and GET /POOL_ID/.well-known/jwks.json. The app client's auth flows \
             come from the template's UserPoolClient (ExplicitAuthFlows) unless --allow-flow is given. Prints \
             "Listening on http://HOST:PORT" when ready, one line per request on standard error, and stops on Ctrl-C \
-            or SIGTERM.
+            or SIGTERM. Browser pages get CORS headers only from the origins --allow-origin names (by default the \
+            pool's own, http://127.0.0.1:PORT and http://localhost:PORT), so that no other page open in the browser \
+            can call the pool.
             """)
 
     @Option(help: ArgumentHelp("The address to listen on (only loopback is sensible).", valueName: "host"))
@@ -35,6 +37,9 @@ struct Pool: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Minutes a sign-in session string stays usable (default: the template's AuthSessionValidity, else 3).", valueName: "minutes"))
     var sessionMinutes: Double?
 
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp("A web page origin that may call the pool from a browser, e.g. http://localhost:5173 (repeatable; default: the pool's own origin only).", valueName: "origin"))
+    var allowedOrigins: [String] = []
+
     @Flag(help: "Answer UserNotFoundException for unknown users instead of running the triggers with userNotFound: true.")
     var userExistenceErrors = false
 
@@ -47,6 +52,17 @@ struct Pool: AsyncParsableCommand {
         }
         if let sessionMinutes, !(sessionMinutes > 0 && sessionMinutes <= 15) {
             throw ValidationError("--session-minutes must be more than 0 and at most 15")
+        }
+        _ = try crossOriginPolicy()
+    }
+
+    /// The origins --allow-origin names; nil (the pool's own origin) when it is not given.
+    private func crossOriginPolicy() throws(ValidationError) -> CrossOriginPolicy? {
+        guard !allowedOrigins.isEmpty else { return nil }
+        do {
+            return try CrossOriginPolicy(allowing: allowedOrigins)
+        } catch {
+            throw ValidationError("--allow-origin \(error)")
         }
     }
 
@@ -70,7 +86,7 @@ struct Pool: AsyncParsableCommand {
                 throw .invalidConfiguration("the pool cannot start: \(error)")
             }
             try await using(transport.makeTransport(local)) { transport async throws(InvokerError) in
-                let endpoint = PoolEndpoint { exchange in
+                let endpoint = PoolEndpoint(allowedOrigins: try? crossOriginPolicy()) { exchange in
                     console.diagnostics("\(exchange.operation)  \(exchange.summary)")
                 }
                 do {

@@ -10,7 +10,9 @@ struct SignIn: AsyncParsableCommand {
             Interactive by default: asks for the code (shown as delivered to the local outbox) or the CAPTCHA text. \
             With --answers the answers come from the list: @outbox is the code (email or text message) or the \
             sign-in link's token that was delivered, @captcha the CAPTCHA's answer from the catalog. \
-            --client-metadata channel=sms picks the text message for email-or-sms-code. Exit status 0 when tokens are issued, 1 when authentication fails.
+            --client-metadata goes with InitiateAuth and every RespondToAuthChallenge and reaches the triggers as in \
+            Cognito: Verify and the Create after an answer get it, Define and the first Create do not. Exit status 0 \
+            when tokens are issued, 1 when authentication fails.
             """)
 
     @Option(help: ArgumentHelp("Who signs in.", valueName: "name"))

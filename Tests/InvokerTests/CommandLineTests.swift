@@ -96,8 +96,9 @@ struct CommandLineTests {
         #expect(result.stdout.contains("delivered to a***@e***.org: "))
     }
 
-    @Test("sign-in --client-metadata channel=sms texts the code for email-or-sms-code; magic-link signs in with the token", arguments: [
-        (["--flow", "email-or-sms-code", "--client-metadata", "channel=sms"], "📱 texted to "),
+    @Test("sign-in --client-metadata channel=sms texts the code of srp+email-or-sms-code (the Create after the password gets it); magic-link signs in with the token", arguments: [
+        (["--flow", "srp+email-or-sms-code", "--password", LocalDefaults.password, "--client-metadata", "channel=sms"], "📱 texted to "),
+        (["--flow", "email-or-sms-code", "--client-metadata", "channel=sms"], "✉ delivered to j***@e***.com: "),
         (["--flow", "magic-link"], "✉ sign-in link delivered to j***@e***.com: http://localhost:3000/sign-in?token="),
     ])
     func signInByTextAndLink(arguments: [String], note: String) async throws {

@@ -3,6 +3,7 @@ import CognitoEvents
 import Foundation
 import Invoker
 import LosslessJSON
+import Synchronization
 import Testing
 
 /// Scripted sign-ins with the text-message and sign-in-link steps, through the real triggers in this process; the
@@ -21,17 +22,34 @@ struct SignInChannelTests {
         #expect(!run.transcript.contains(LocalDefaults.phoneNumber), "the number is masked in the transcript")
     }
 
-    @Test("email-or-sms-code with ClientMetadata channel=sms texts the code and signs in")
-    func channelChoiceSMS() async throws {
+    @Test("email-or-sms-code with ClientMetadata channel=sms still emails the first code: InitiateAuth's ClientMetadata reaches no trigger")
+    func channelChoiceIsNotInTheFirstCreate() async throws {
         let run = try await SignInTests.signIn(
             flow: "email-or-sms-code", answers: [ScriptedAnswers.deliveredCode], clientMetadata: ["channel": "sms"])
         let result = try run.result.get()
         #expect(result.outcome == .signedIn, "\(run.transcript)")
         #expect(run.outbox.count == 1)
-        #expect(run.outbox.first?["channel"] == "sms")
-        #expect(run.outbox.first?["to"] == .string(LocalDefaults.phoneNumber))
-        #expect(run.transcript.contains("📱 texted to "), "\(run.transcript)")
+        #expect(run.outbox.first?["channel"] == "email", "the first Create of a sign-in has no ClientMetadata (DESIGN.md §7)")
+        #expect(run.transcript.contains("✉ delivered to j***@e***.com: "), "\(run.transcript)")
         #expect(run.transcript.contains("ClientMetadata={channel=sms}"))
+    }
+
+    @Test("ClientMetadata reaches Verify and the Create after an answer (a code or the password), never Define or a Create after InitiateAuth",
+          arguments: [
+              ("email-code", ["000000", ScriptedAnswers.deliveredCode], "D- C- V+ D- C+ V+ D-"),
+              ("srp-email-code", [ScriptedAnswers.deliveredCode], "D- D- C+ V+ D-"),
+          ])
+    func clientMetadataAsCognitoPassesIt(flow: String, answers: [String], expected: String) async throws {
+        let recorder = EventRecorder()
+        let run = try await SignInTests.signIn(flow: flow, answers: answers, clientMetadata: ["app": "web"]) { configuration in
+            RecordingTransport(inner: try InProcessTransport(configuration: configuration), recorder: recorder)
+        }
+        #expect(try run.result.get().outcome == .signedIn, "\(run.transcript)")
+        // D, C, V: Define, Create, Verify; + with the app's ClientMetadata, - without any.
+        let seen = recorder.events.map { event in
+            "\(event.trigger.prefix(1))\(event.clientMetadata == ["app": "web"] ? "+" : event.clientMetadata == nil ? "-" : "?")"
+        }
+        #expect(seen.joined(separator: " ") == expected, "\(run.transcript)")
     }
 
     @Test("email-or-sms-code without ClientMetadata emails the code and signs in")
@@ -142,5 +160,39 @@ struct EventClientMetadataTests {
         case .define:
             #expect(invocation.summary == "next challenge CUSTOM_CHALLENGE")
         }
+    }
+}
+
+/// The events a ``RecordingTransport`` passed on: each trigger source and its request's `clientMetadata`.
+final class EventRecorder: Sendable {
+    private let recorded = Mutex<[(trigger: String, clientMetadata: JSONValue?)]>([])
+
+    var events: [(trigger: String, clientMetadata: JSONValue?)] { recorded.withLock { $0 } }
+
+    func record(_ event: [UInt8]) {
+        let object = try? JSONValue(parsing: event).objectValue
+        let entry = (object?["triggerSource"]?.stringValue ?? "?", object?["request"]?.objectValue?["clientMetadata"])
+        recorded.withLock { $0.append(entry) }
+    }
+}
+
+/// Another transport, with every event it is given recorded first.
+final class RecordingTransport: TriggerTransport {
+    let label = "recording"
+    private let inner: any TriggerTransport
+    private let recorder: EventRecorder
+
+    init(inner: any TriggerTransport, recorder: EventRecorder) {
+        self.inner = inner
+        self.recorder = recorder
+    }
+
+    func invoke(_ event: [UInt8]) async throws(InvokerError) -> Invocation {
+        recorder.record(event)
+        return try await inner.invoke(event)
+    }
+
+    func shutdown() async {
+        await inner.shutdown()
     }
 }

@@ -6,6 +6,7 @@ import os
 import pathlib
 import subprocess
 import time
+import urllib.error
 import urllib.request
 
 import jwt
@@ -263,19 +264,91 @@ def test_admin_initiate_and_respond(pools):
                     AuthFlow="CUSTOM_AUTH", AuthParameters={"USERNAME": "jane"})[0] == "ResourceNotFoundException"
 
 
+ALLOWED_HEADERS = ("content-type, x-amz-target, x-amz-user-agent, authorization, x-amz-date, x-amz-security-token, "
+                   "amz-sdk-invocation-id, amz-sdk-request")
+
+
+def http(url, method="GET", headers=None, body=None):
+    """(status, headers) of one request, whatever the status."""
+    request = urllib.request.Request(url, method=method, headers=headers or {}, data=body)
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, response.headers
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers
+
+
+def preflight(pool, origin, requested="content-type,x-amz-target,x-amz-user-agent,x-evil-header"):
+    return http(f"{pool.url}/", "OPTIONS", {
+        "Origin": origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": requested})
+
+
+def admin_get_user_from(pool, origin):
+    return http(f"{pool.url}/", "POST", {
+        "Origin": origin, "Content-Type": "application/x-amz-json-1.1",
+        "X-Amz-Target": "AWSCognitoIdentityProviderService.AdminGetUser"},
+        json.dumps({"UserPoolId": POOL_ID, "Username": "jane"}).encode())
+
+
 def test_discovery_and_browser_preflight(pools):
     pool = pools()
     with urllib.request.urlopen(f"{pool.issuer}/.well-known/openid-configuration") as response:
         discovery = json.load(response)
     assert discovery["issuer"] == pool.issuer
     assert discovery["jwks_uri"] == f"{pool.issuer}/.well-known/jwks.json"
-    preflight = urllib.request.Request(
-        f"{pool.url}/", method="OPTIONS",
-        headers={"Origin": "http://localhost:5173", "Access-Control-Request-Method": "POST",
-                 "Access-Control-Request-Headers": "content-type,x-amz-target,x-amz-user-agent"})
-    with urllib.request.urlopen(preflight) as response:
-        assert response.headers["Access-Control-Allow-Origin"] == "*"
-        assert "x-amz-target" in response.headers["Access-Control-Allow-Headers"]
+    port = pool.url.rsplit(":", 1)[1]
+    for own in (f"http://127.0.0.1:{port}", f"http://localhost:{port}"):
+        status, headers = preflight(pool, own)
+        assert status == 200
+        assert headers["Access-Control-Allow-Origin"] == own
+        assert headers["Access-Control-Allow-Headers"] == ALLOWED_HEADERS, "a fixed list, not the headers asked for"
+        assert headers["Vary"] == "Origin"
+
+
+def test_other_origins_get_no_cors(pools):
+    """By default only the pool's own origin gets CORS headers: a page elsewhere in the developer's browser cannot
+    call AdminGetUser or AdminSetUserPassword."""
+    pool = pools()
+    for origin in ("http://localhost:5173", "https://evil.example", "null"):
+        status, headers = preflight(pool, origin)
+        assert status == 403
+        assert headers["Access-Control-Allow-Origin"] is None
+        assert headers["Access-Control-Allow-Headers"] is None
+        assert headers["Vary"] == "Origin"
+        status, headers = admin_get_user_from(pool, origin)
+        assert headers["Access-Control-Allow-Origin"] is None
+        assert headers["Access-Control-Expose-Headers"] is None
+        assert headers["Vary"] == "Origin"
+    status, headers = http(f"{pool.issuer}/.well-known/jwks.json", headers={"Origin": "https://evil.example"})
+    assert status == 200 and headers["Access-Control-Allow-Origin"] is None
+    status, headers = http(f"{pool.url}/", "OPTIONS")
+    assert status == 403, "an OPTIONS without Origin is no preflight of an allowed page"
+
+
+def test_allow_origin_names_the_pages(pools):
+    pool = pools(args=("--allow-origin", "http://localhost:5173", "--allow-origin", "https://app.example.com"))
+    for origin in ("http://localhost:5173", "https://app.example.com"):
+        status, headers = preflight(pool, origin)
+        assert status == 200
+        assert headers["Access-Control-Allow-Origin"] == origin
+        assert headers["Access-Control-Allow-Headers"] == ALLOWED_HEADERS
+        status, headers = admin_get_user_from(pool, origin)
+        assert status == 200
+        assert headers["Access-Control-Allow-Origin"] == origin
+        assert headers["Access-Control-Expose-Headers"] == "x-amzn-RequestId, x-amzn-ErrorType"
+        assert headers["Vary"] == "Origin"
+    port = pool.url.rsplit(":", 1)[1]
+    for other in ("http://localhost:5174", f"http://localhost:{port}", "https://evil.example"):
+        assert preflight(pool, other)[0] == 403, "only the origins named"
+
+
+@pytest.mark.parametrize("origin", ["*", "localhost:5173", "http://localhost:5173/app"])
+def test_allow_origin_must_be_an_origin(origin):
+    from conftest import BUILD
+    result = subprocess.run([str(BUILD / "cognito-local"), "pool", "--port", "0", "--allow-origin", origin],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0
+    assert "--allow-origin" in result.stderr
 
 
 def test_temporary_password_must_be_changed(pools):

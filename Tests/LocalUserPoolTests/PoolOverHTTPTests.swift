@@ -136,3 +136,101 @@ actor ScriptedTransport: TriggerTransport {
 
     func shutdown() async {}
 }
+
+/// The real triggers in this process, with every event they are given kept for the test to read.
+actor RecordingTransport: TriggerTransport {
+    nonisolated let label = "recording"
+    private let inner: InProcessTransport
+    private(set) var events: [JSONObject] = []
+
+    /// - Parameter outbox: where the codes go.
+    init(flow: String, outbox: String) throws {
+        inner = try InProcessTransport(configuration: LocalConfiguration(
+            processEnvironment: [:], overrides: ["CHALLENGE_FLOW": flow, "OUTBOX_PATH": outbox]))
+    }
+
+    func invoke(_ event: [UInt8]) async throws(InvokerError) -> Invocation {
+        if let object = try? JSONValue(parsing: event).objectValue { events.append(object) }
+        return try await inner.invoke(event)
+    }
+
+    /// Each event's trigger source and its request's `clientMetadata` (nil when absent), oldest first; forgets them.
+    func takeMetadata() -> [(trigger: String, clientMetadata: JSONValue?)] {
+        defer { events = [] }
+        return events.map { ($0["triggerSource"]?.stringValue ?? "?", $0["request"]?.objectValue?["clientMetadata"]) }
+    }
+
+    func shutdown() async {
+        await inner.shutdown()
+    }
+}
+
+@Suite("What reaches the triggers and what an unknown user is answered", .serialized)
+struct PoolFidelityTests {
+    static let clientId = LocalDefaults.clientId
+
+    @Test("InitiateAuth's ClientMetadata reaches no trigger; RespondToAuthChallenge's reaches Verify and the next Create, never Define")
+    func clientMetadataAsCognitoPassesIt() async throws {
+        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: outbox) }
+        let recording = try RecordingTransport(flow: "email-code", outbox: outbox)
+        try await PoolHarness.run(transport: recording) { harness in
+            let challenge = try await harness.call("InitiateAuth", [
+                "AuthFlow": "CUSTOM_AUTH", "ClientId": .string(Self.clientId), "AuthParameters": ["USERNAME": "jane"],
+                "ClientMetadata": ["from": "initiate"],
+            ])
+            #expect(challenge.body["ChallengeName"] == "CUSTOM_CHALLENGE", "\(challenge.body)")
+            let started = await recording.takeMetadata()
+            #expect(started.map(\.trigger) == ["DefineAuthChallenge_Authentication", "CreateAuthChallenge_Authentication"])
+            #expect(started.allSatisfy { $0.clientMetadata == nil }, "\(started)")
+
+            let again = try await harness.call("RespondToAuthChallenge", [
+                "ClientId": .string(Self.clientId), "ChallengeName": "CUSTOM_CHALLENGE",
+                "Session": .string(try #require(challenge.body["Session"]?.stringValue)),
+                "ChallengeResponses": ["USERNAME": "jane", "ANSWER": "not-the-code"], "ClientMetadata": ["from": "respond"],
+            ])
+            #expect(again.body["ChallengeName"] == "CUSTOM_CHALLENGE")
+            let answered = await recording.takeMetadata()
+            #expect(answered.map(\.trigger) == [
+                "VerifyAuthChallengeResponse_Authentication", "DefineAuthChallenge_Authentication", "CreateAuthChallenge_Authentication",
+            ])
+            #expect(answered.map(\.clientMetadata) == [["from": "respond"], nil, ["from": "respond"]], "\(answered)")
+        }
+    }
+
+    @Test("an unknown user's SALT is the same on every USER_SRP_AUTH and CUSTOM_AUTH with SRP_A, and differs from name to name")
+    func unknownUserSaltIsStable() async throws {
+        let flows = ClientAuthFlows(["ALLOW_CUSTOM_AUTH", "ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"])
+        let harness = try await PoolHarness(flow: "srp-email-code", flows: flows)
+        let otherPool = try await PoolHarness(flow: "srp-email-code", flows: flows)
+        do {
+            let first = try await Self.salt(harness, "nobody", custom: false)
+            #expect(try await Self.salt(harness, "nobody", custom: false) == first)
+            #expect(try await Self.salt(harness, "nobody", custom: true) == first)
+            #expect(first.count == 2 * SRPVerifier.saltByteCount)
+            #expect(try await Self.salt(harness, "somebody-else", custom: false) != first)
+            let jane = try await Self.salt(harness, "jane", custom: false)
+            #expect(try await Self.salt(harness, "jane", custom: true) == jane, "a real user's salt is stable too")
+            #expect(try await Self.salt(otherPool, "nobody", custom: false) != first, "each pool has a key of its own")
+        } catch {
+            await harness.stop()
+            await otherPool.stop()
+            throw error
+        }
+        await harness.stop()
+        await otherPool.stop()
+    }
+
+    /// The SALT of the PASSWORD_VERIFIER challenge the pool answers `name` with.
+    private static func salt(_ harness: PoolHarness, _ name: String, custom: Bool) async throws -> String {
+        let publicA = try SRPClient().publicA
+        let parameters: JSONValue = custom
+            ? ["USERNAME": .string(name), "SRP_A": .string(publicA), "CHALLENGE_NAME": "SRP_A"]
+            : ["USERNAME": .string(name), "SRP_A": .string(publicA)]
+        let answer = try await harness.call("InitiateAuth", [
+            "AuthFlow": .string(custom ? "CUSTOM_AUTH" : "USER_SRP_AUTH"), "ClientId": .string(clientId), "AuthParameters": parameters,
+        ])
+        #expect(answer.body["ChallengeName"] == "PASSWORD_VERIFIER", "\(answer.body)")
+        return try #require(answer.body["ChallengeParameters"]?.objectValue?["SALT"]?.stringValue)
+    }
+}

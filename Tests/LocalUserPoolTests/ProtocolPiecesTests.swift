@@ -35,6 +35,43 @@ struct ProtocolPiecesTests {
         #expect(body?["message"] == "Incorrect username or password.")
     }
 
+    @Test("allowed origins: scheme://host[:port] in lower case; anything else is refused")
+    func allowedOrigins() throws {
+        #expect(CrossOriginPolicy.normalized("http://localhost:5173") == "http://localhost:5173")
+        #expect(CrossOriginPolicy.normalized("HTTPS://App.Example.com/") == "https://app.example.com")
+        #expect(CrossOriginPolicy.normalized("http://[::1]:8080") == "http://[::1]:8080")
+        for refused in ["*", "null", "localhost:5173", "http://", "http://a/path", "http://a?x", "http://u@a", "http://a:0",
+                        "http://a:65536", "http://a:+80", "ftp://a", "http://a:", "http://a b"] {
+            #expect(CrossOriginPolicy.normalized(refused) == nil, "\(refused)")
+        }
+        #expect(throws: CrossOriginPolicy.InvalidOrigin(origin: "*")) { try CrossOriginPolicy(allowing: ["http://localhost:3000", "*"]) }
+
+        let own = CrossOriginPolicy.ownOrigin(host: "127.0.0.1", port: 9229)
+        #expect(own.allowedOrigins == ["http://127.0.0.1:9229", "http://localhost:9229"])
+        #expect(own.allows("http://localhost:9229") && !own.allows("http://localhost:5173") && !own.allows(nil))
+    }
+
+    @Test("CORS headers go to allowed origins only; a preflight lists fixed headers and refuses other origins")
+    func crossOriginAnswers() throws {
+        let policy = try CrossOriginPolicy(allowing: ["http://localhost:5173"])
+        func header(_ answer: PoolHTTPAnswer, _ name: String) -> String? { answer.headers.first { $0.0 == name }?.1 }
+
+        let allowed = PoolHTTPAnswer(result: ["ok": true]).withCrossOriginHeaders(origin: "http://localhost:5173", policy: policy)
+        #expect(header(allowed, "Access-Control-Allow-Origin") == "http://localhost:5173")
+        #expect(header(allowed, "Vary") == "Origin")
+        let foreign = PoolHTTPAnswer(result: ["ok": true]).withCrossOriginHeaders(origin: "https://evil.example", policy: policy)
+        #expect(header(foreign, "Access-Control-Allow-Origin") == nil)
+        #expect(header(foreign, "Access-Control-Expose-Headers") == nil)
+        #expect(header(foreign, "Vary") == "Origin")
+        #expect(header(PoolHTTPAnswer(error: .incorrectCredentials), "Access-Control-Allow-Origin") == nil)
+
+        let preflight = PoolHTTPAnswer.preflight(origin: "http://localhost:5173", policy: policy)
+        #expect(preflight.status == 200)
+        #expect(header(preflight, "Access-Control-Allow-Headers") == CrossOriginPolicy.allowedHeaders.joined(separator: ", "))
+        #expect(PoolHTTPAnswer.preflight(origin: "https://evil.example", policy: policy).status == 403)
+        #expect(PoolHTTPAnswer.preflight(origin: nil, policy: policy).status == 403)
+    }
+
     @Test("the operation comes from X-Amz-Target")
     func operationFromTarget() {
         #expect(PoolHTTPAnswer.operation(target: "AWSCognitoIdentityProviderService.InitiateAuth") == "InitiateAuth")

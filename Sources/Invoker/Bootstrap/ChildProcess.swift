@@ -23,7 +23,8 @@ public struct ProcessTermination: Sendable, Equatable, CustomStringConvertible {
 ///
 /// Its standard input is /dev/null. By default its standard output goes to this process's standard error and its
 /// standard error stays shared: its logs appear as they would in Lambda, out of the way of the response on standard
-/// output.
+/// output. It inherits no other descriptor (no listening socket of this process), so a bootstrap whose parent is
+/// killed finds its Runtime API gone and exits.
 public final class ChildProcess: Sendable {
     /// Where the process's standard output and error go.
     public enum Output: Sendable {
@@ -61,6 +62,15 @@ public final class ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
         }
+        #if os(Linux)
+        // Nothing but the three standard descriptors reaches the child: not this process's listening sockets (the
+        // serve port, the Runtime API emulator's), which SwiftNIO does not open close-on-exec. A child holding the
+        // emulator's listener outlives this process: its `next` call, cut off when this process dies, connects
+        // again to the listener it holds itself and waits there for ever. Without it, the call fails and the
+        // runtime exits.
+        let closing = closeInheritedDescriptors(&actions)
+        guard closing == 0 else { throw ChildProcessError(path: path, reason: String(cString: strerror(closing))) }
+        #endif
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -75,7 +85,15 @@ public final class ChildProcess: Sendable {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &unblocked)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        #if canImport(Darwin)
+        // Darwin's way to the same end: every descriptor not named by a file action is closed.
+        posix_spawn_file_actions_addinherit_np(&actions, STDERR_FILENO)
+        let closeOthers = POSIX_SPAWN_CLOEXEC_DEFAULT
+        #else
+        let closeOthers: Int32 = 0
+        #endif
+        posix_spawnattr_setflags(
+            &attributes, Int16(Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | Int32(closeOthers)))
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -182,6 +200,30 @@ public struct ChildProcessError: Error, Sendable, Equatable, CustomStringConvert
 
     public var description: String { "\(path): \(reason)" }
 }
+
+#if os(Linux)
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up when first used: its declaration
+/// needs `_GNU_SOURCE`, which the Glibc module is not imported with.
+private enum SpawnCloseFrom {
+    typealias Function = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    nonisolated(unsafe) static let function: Function? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: Function.self) }
+}
+
+/// Adds to `actions` the closing of every descriptor above standard error; 0, or the error number. Without
+/// `addclosefrom_np` (glibc before 2.34), closes each descriptor open now, as /proc/self/fd lists them.
+private func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) -> Int32 {
+    if let addCloseFrom = SpawnCloseFrom.function {
+        return addCloseFrom(&actions, STDERR_FILENO + 1)
+    }
+    let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
+    for descriptor in open where descriptor > STDERR_FILENO {
+        let status = posix_spawn_file_actions_addclose(&actions, descriptor)
+        guard status == 0 else { return status }
+    }
+    return 0
+}
+#endif
 
 /// SIGKILL to every process in the group `pid` leads.
 private func killProcessGroup(_ pid: pid_t) {

@@ -15,8 +15,9 @@ public struct SignInSettings: Sendable {
     /// Where texted codes can be read (usually the same file); nil when they go out through Amazon SNS, or the flow
     /// texts nothing.
     public var smsOutboxPath: String?
-    /// The app's `ClientMetadata` (e.g. `channel=sms` for `email-or-sms-code`), in the request of every Define,
-    /// Create and Verify event; empty leaves it out of the events.
+    /// The app's `ClientMetadata`, sent with InitiateAuth and every RespondToAuthChallenge. Cognito passes it as
+    /// DESIGN.md §7 says: RespondToAuthChallenge's to Verify and to the Create that follows, InitiateAuth's to none
+    /// of the three triggers; Define never gets it. Empty leaves it out of the events.
     public var clientMetadata: [String: String]
     public var captchas: [CaptchaEntry]
     /// A widget token the local siteverify stand-in accepts, when the CAPTCHA provider is stood in for.
@@ -82,6 +83,9 @@ public final class SignInDriver {
         var session: [SessionEntry] = []
         var outbox = OutboxWatcher(paths: [settings.outboxPath, settings.smsOutboxPath])
         let metadata = settings.clientMetadata.isEmpty ? nil : settings.clientMetadata
+        // The ClientMetadata of the client's latest call, as Cognito passes it on: none after InitiateAuth, the
+        // app's after each RespondToAuthChallenge.
+        var respondedMetadata: [String: String]?
         var codeInForce: String?
 
         printHeader(user: user)
@@ -94,7 +98,7 @@ public final class SignInDriver {
         }
 
         for _ in 0..<Self.defineCallLimit {
-            let define = try await call(.defineAuthChallenge, EventFactory.define(identity, session: session, clientMetadata: metadata),
+            let define = try await call(.defineAuthChallenge, EventFactory.define(identity, session: session),
                                         detail: "session: \(Self.describe(session))")
             guard case .define(let decision) = define else { preconditionFailure("call checks the trigger") }
             switch DefineDecision(decision.response) {
@@ -104,9 +108,11 @@ public final class SignInDriver {
                 return finish(.failed(reason: failureReason(session)), session: session)
             case .challenge(.passwordVerifier)?:
                 session.append(try checkPassword(user: user))
+                respondedMetadata = metadata
             case .challenge(.customChallenge)?:
-                let create = try await call(.createAuthChallenge, EventFactory.create(identity, session: session, clientMetadata: metadata),
-                                            detail: "challengeName: CUSTOM_CHALLENGE")
+                let create = try await call(
+                    .createAuthChallenge, EventFactory.create(identity, session: session, clientMetadata: respondedMetadata),
+                    detail: "challengeName: CUSTOM_CHALLENGE")
                 guard case .create(let challenge) = create else { preconditionFailure("call checks the trigger") }
                 let parameters = challenge.response.publicChallengeParameters ?? [:]
                 let question = question(for: parameters, outbox: &outbox, codeInForce: &codeInForce)
@@ -119,6 +125,7 @@ public final class SignInDriver {
                     identity, privateChallengeParameters: challenge.response.privateChallengeParameters ?? [:], answer: answer,
                     clientMetadata: metadata),
                     detail: "privateChallengeParameters from Create")
+                respondedMetadata = metadata
                 guard case .verify(let verdict) = verify else { preconditionFailure("call checks the trigger") }
                 let correct = verdict.response.answerCorrect == true
                 if correct { codeInForce = nil }
@@ -180,7 +187,7 @@ public final class SignInDriver {
         if !answers.isInteractive || settings.password != nil {
             line("      \(style.paint("password", .bold)) \(style.paint("›", .cyan)) \(String(repeating: "•", count: password.count))")
         }
-        client("RespondToAuthChallenge  PASSWORD_CLAIM_SIGNATURE=…")
+        client("RespondToAuthChallenge  PASSWORD_CLAIM_SIGNATURE=…\(clientMetadataText)")
         line("   \(style.paint("PASSWORD_VERIFIER", .bold, .blue)) \(correct ? style.paint("✓ password correct", .green) : style.paint("✗ password wrong", .red))")
         return SessionEntry(challengeName: .passwordVerifier, challengeResult: correct)
     }

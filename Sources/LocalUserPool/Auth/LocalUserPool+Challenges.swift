@@ -38,11 +38,11 @@ extension LocalUserPool {
                 throw error.poolError
             }
             session.entries.append(SessionEntry(challengeName: .customChallenge, challengeResult: correct, challengeMetadata: metadata))
-            return try await advance(session)
+            return try await advance(session, clientMetadata: clientMetadata)
         case .passwordVerifier(let server, let clientPublicA, let secretBlock):
             let correct = try checkPasswordClaim(
                 responses, server: server, clientPublicA: clientPublicA, secretBlock: secretBlock, session: session)
-            return try await passwordChecked(session, correct: correct)
+            return try await passwordChecked(session, correct: correct, clientMetadata: clientMetadata)
         case .newPassword:
             guard var user = session.user else { throw .incorrectCredentials }
             user.verifier = try passwordVerifier(userName: user.userName, password: try Self.required("NEW_PASSWORD", in: responses))
@@ -50,13 +50,17 @@ extension LocalUserPool {
             user.modifiedAt = unixNow
             users.replace(user)
             session.user = user
-            return try await passwordChecked(session, correct: true)
+            return try await passwordChecked(session, correct: true, clientMetadata: clientMetadata)
         }
     }
 
     /// What follows a checked password: NEW_PASSWORD_REQUIRED for a temporary one; then tokens (password-only
     /// flows, or a refusal) or, in CUSTOM_AUTH, a PASSWORD_VERIFIER entry and Define.
-    func passwordChecked(_ session: AuthSession, correct: Bool) async throws(PoolError) -> JSONValue {
+    /// - Parameter clientMetadata: the `ClientMetadata` of the RespondToAuthChallenge that answered the password,
+    ///   for a Create that follows (nil when the password came with InitiateAuth).
+    func passwordChecked(
+        _ session: AuthSession, correct: Bool, clientMetadata: [String: String]? = nil
+    ) async throws(PoolError) -> JSONValue {
         if correct, let user = session.user, user.status == .forceChangePassword {
             var next = session
             next.pending = .newPassword
@@ -74,13 +78,16 @@ extension LocalUserPool {
         case .customAuth:
             var next = session
             next.entries.append(SessionEntry(challengeName: .passwordVerifier, challengeResult: correct))
-            return try await advance(next)
+            return try await advance(next, clientMetadata: clientMetadata)
         }
     }
 
     /// One CUSTOM_AUTH step as Cognito takes it: Define decides; PASSWORD_VERIFIER is run by the pool, a
     /// CUSTOM_CHALLENGE is built by Create and sent to the client.
-    func advance(_ session: AuthSession) async throws(PoolError) -> JSONValue {
+    /// - Parameter clientMetadata: the `ClientMetadata` of the RespondToAuthChallenge this step answers, which
+    ///   Cognito passes to Create (and Verify) but never to Define; nil in InitiateAuth, whose `ClientMetadata`
+    ///   reaches none of the three (DESIGN.md §7).
+    func advance(_ session: AuthSession, clientMetadata: [String: String]?) async throws(PoolError) -> JSONValue {
         let decision: DefineDecision
         do {
             decision = try await triggers.define(session.identity, session: session.entries)
@@ -102,7 +109,7 @@ extension LocalUserPool {
         case .challenge(.customChallenge):
             let challenge: CreateAuthChallengeResponse
             do {
-                challenge = try await triggers.create(session.identity, session: session.entries)
+                challenge = try await triggers.create(session.identity, session: session.entries, clientMetadata: clientMetadata)
             } catch {
                 throw error.poolError
             }

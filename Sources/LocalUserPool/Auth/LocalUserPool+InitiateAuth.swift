@@ -28,7 +28,8 @@ extension LocalUserPool {
         }
     }
 
-    /// CUSTOM_AUTH: an empty session (or `[SRP_A]` when the client starts with SRP), then Define.
+    /// CUSTOM_AUTH: an empty session (or `[SRP_A]` when the client starts with SRP), then Define; the first Create
+    /// gets no `ClientMetadata`.
     private func startCustomAuth(_ parameters: [String: String]) async throws(PoolError) -> JSONValue {
         let name = try Self.required("USERNAME", in: parameters)
         let user = try signInCandidate(name)
@@ -45,7 +46,8 @@ extension LocalUserPool {
         let session = AuthSession(
             kind: .customAuth, requestedName: name, user: user, identity: identity(of: user, requestedName: name),
             entries: entries, clientPublicA: parameters["SRP_A"], pending: nil)
-        return try await advance(session)
+        // InitiateAuth's ClientMetadata goes to pre sign-up, pre authentication and migration, none of which runs here.
+        return try await advance(session, clientMetadata: nil)
     }
 
     /// USER_SRP_AUTH: straight to PASSWORD_VERIFIER; no trigger runs.

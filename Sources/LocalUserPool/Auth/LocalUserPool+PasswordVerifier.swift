@@ -8,13 +8,13 @@ extension LocalUserPool {
     static let secretBlockByteCount = 64
 
     /// Answers `SRP_A` with PASSWORD_VERIFIER: `SALT`, `SRP_B`, `SECRET_BLOCK`, `USER_ID_FOR_SRP`. A user that does not
-    /// exist (or has no password) gets a fresh fake salt and B, indistinguishable from real ones, and fails later.
+    /// exist (or has no password) gets a decoy verifier (``decoyVerifier(userName:)``) whose salt is as stable as a
+    /// real user's, with a fresh B like every user's, and fails later.
     func passwordVerifierChallenge(_ session: AuthSession, clientPublicA: String) throws(PoolError) -> JSONValue {
         let server: SRPServerSession
         let secretBlock: [UInt8]
         do {
-            let verifier = try session.user?.verifier ?? SRPVerifier.make(
-                poolName: poolName, userId: session.userName, password: Hex.encode(SystemRandom().bytes(count: 32)))
+            let verifier = try session.user?.verifier ?? decoyVerifier(userName: session.userName)
             server = try SRPServerSession(verifier: verifier)
             secretBlock = try SystemRandom().bytes(count: Self.secretBlockByteCount)
         } catch {
@@ -30,6 +30,20 @@ extension LocalUserPool {
             "USERNAME": session.userName,
             "USER_ID_FOR_SRP": session.userName,
         ], session: id)
+    }
+
+    /// The verifier a user without one is answered with: its salt (``SRPVerifier/saltByteCount`` bytes, like a real
+    /// salt) and the password it is made from are HMAC-SHA256 under the pool's random ``decoyKey`` of the pool id and
+    /// the name, so that asking twice for the same unknown name gives the same salt, as a real user's does, while
+    /// different names get unrelated salts nobody can work out without the key.
+    func decoyVerifier(userName: String) throws(SRPError) -> SRPVerifier {
+        func derived(_ purpose: String) -> [UInt8] {
+            HMACSHA256.authenticationCode(
+                key: decoyKey, message: Array("\(purpose)\u{0}\(settings.userPoolId)\u{0}\(userName)".utf8))
+        }
+        return try SRPVerifier.make(
+            poolName: poolName, userId: userName, password: Hex.encode(derived("password")),
+            saltHex: Hex.encode(Array(derived("salt").prefix(SRPVerifier.saltByteCount))))
     }
 
     /// Whether the client's PASSWORD_VERIFIER answer proves the password. Throws for a claim that is malformed, stale

@@ -4,7 +4,7 @@ import NIOHTTP1
 
 /// The local user pool over HTTP: `POST /` with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>` (what
 /// the AWS SDKs send to `endpoint_url`), `GET /<poolId>/.well-known/jwks.json` and `openid-configuration`, and CORS
-/// preflights for browsers. Each connection is its own task.
+/// for browser pages of the allowed origins only (``CrossOriginPolicy``). Each connection is its own task.
 public final class PoolEndpoint: Sendable {
     /// One answered request, for a log line.
     public struct Exchange: Sendable {
@@ -35,9 +35,13 @@ public final class PoolEndpoint: Sendable {
     }
 
     private let onExchange: @Sendable (Exchange) -> Void
+    private let allowedOrigins: CrossOriginPolicy?
     private let server = LocalHTTPServer()
 
-    public init(onExchange: @escaping @Sendable (Exchange) -> Void = { _ in }) {
+    /// - Parameter allowedOrigins: the web pages that may call the pool from a browser; nil allows the pool's own
+    ///   origin only (``CrossOriginPolicy/ownOrigin(host:port:)``, known once the port is bound).
+    public init(allowedOrigins: CrossOriginPolicy? = nil, onExchange: @escaping @Sendable (Exchange) -> Void = { _ in }) {
+        self.allowedOrigins = allowedOrigins
         self.onExchange = onExchange
     }
 
@@ -50,10 +54,16 @@ public final class PoolEndpoint: Sendable {
     ) async throws -> LocalUserPool {
         var made: LocalUserPool?
         let onExchange = self.onExchange
+        let allowedOrigins = self.allowedOrigins
         _ = try await server.start(host: host, port: port) { _, boundPort in
             let pool = try makePool("http://\(host):\(boundPort)")
             made = pool
-            return { request, body in await Self.answer(request, body: body, pool: pool, onExchange: onExchange) }
+            let policy = allowedOrigins ?? .ownOrigin(host: host, port: boundPort)
+            return { request, body in
+                let origin = request.headers.first(name: "Origin")
+                return await Self.answer(request, body: body, pool: pool, policy: policy, onExchange: onExchange)
+                    .withCrossOriginHeaders(origin: origin, policy: policy)
+            }
         }
         guard let made else { throw PoolError(.internalError, "The pool endpoint did not make its pool.") }
         return made
@@ -64,8 +74,10 @@ public final class PoolEndpoint: Sendable {
         await server.shutdown()
     }
 
+    /// The answer before the CORS headers, which every answer gets from `policy` afterwards.
     private static func answer(
-        _ request: HTTPRequestHead, body: [UInt8], pool: LocalUserPool, onExchange: @Sendable (Exchange) -> Void
+        _ request: HTTPRequestHead, body: [UInt8], pool: LocalUserPool, policy: CrossOriginPolicy,
+        onExchange: @Sendable (Exchange) -> Void
     ) async -> PoolHTTPAnswer {
         let path = String(request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
         let poolId = pool.settings.userPoolId
@@ -75,7 +87,7 @@ public final class PoolEndpoint: Sendable {
         case (.GET, "/\(poolId)/.well-known/openid-configuration"):
             return PoolHTTPAnswer(document: pool.openIDConfiguration)
         case (.OPTIONS, _):
-            return .preflight(requestedHeaders: request.headers.first(name: "Access-Control-Request-Headers"))
+            return .preflight(origin: request.headers.first(name: "Origin"), policy: policy)
         case (.POST, "/"):
             guard let operation = PoolHTTPAnswer.operation(target: request.headers.first(name: "X-Amz-Target")) else {
                 let error = PoolError(.unknownOperation, "The X-Amz-Target header must name an operation as \"\(PoolHTTPAnswer.targetPrefix)<Operation>\".")

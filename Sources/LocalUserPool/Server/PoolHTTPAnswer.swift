@@ -26,20 +26,33 @@ public struct PoolHTTPAnswer: LocalHTTPAnswer {
     /// 200 with a JSON document served by GET (the JWKS, the OpenID configuration).
     public init(document: JSONValue) {
         status = 200
-        headers = [("Content-Type", "application/json")] + Self.crossOrigin
+        headers = [("Content-Type", "application/json")]
         body = document.serialized()
     }
 
-    /// The answer to a browser's CORS preflight (`OPTIONS`), so that Amplify in a web page can call the pool.
-    public static func preflight(requestedHeaders: String?) -> PoolHTTPAnswer {
-        PoolHTTPAnswer(
+    /// The answer to a browser's CORS preflight (`OPTIONS`), so that Amplify in a page of an allowed origin can call
+    /// the pool: 200 with the methods and headers allowed for an allowed `origin`; 403 for another origin, or none.
+    /// The origin's own headers come from ``withCrossOriginHeaders(origin:policy:)``, as for every answer.
+    public static func preflight(origin: String?, policy: CrossOriginPolicy) -> PoolHTTPAnswer {
+        guard policy.allows(origin) else {
+            return PoolHTTPAnswer(
+                error: PoolError(.notAuthorized, "The origin \"\(origin ?? "")\" may not call this pool; start it with --allow-origin ORIGIN."),
+                status: 403)
+        }
+        return PoolHTTPAnswer(
             status: 200,
-            headers: Self.crossOrigin + [
+            headers: [
                 ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
-                ("Access-Control-Allow-Headers", requestedHeaders ?? "content-type, x-amz-target, x-amz-user-agent"),
+                ("Access-Control-Allow-Headers", CrossOriginPolicy.allowedHeaders.joined(separator: ", ")),
                 ("Access-Control-Max-Age", "600"),
             ],
             body: [])
+    }
+
+    /// This answer with the headers `policy` gives a request from `origin`: always `Vary: Origin`, and the CORS
+    /// headers when the origin is allowed.
+    public func withCrossOriginHeaders(origin: String?, policy: CrossOriginPolicy) -> PoolHTTPAnswer {
+        PoolHTTPAnswer(status: status, headers: headers + policy.headers(origin: origin), body: body)
     }
 
     /// 404 for a path the pool does not serve.
@@ -57,15 +70,10 @@ public struct PoolHTTPAnswer: LocalHTTPAnswer {
         return operation.isEmpty ? nil : operation
     }
 
-    /// Any origin may call a local pool; the SDKs read these two headers.
-    private static let crossOrigin = [
-        ("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "x-amzn-RequestId, x-amzn-ErrorType"),
-    ]
-
     private init(status: Int, extraHeaders: [(String, String)], body: [UInt8]) {
         self.init(
             status: status,
-            headers: [("Content-Type", Self.contentType), ("x-amzn-RequestId", UUID().uuidString.lowercased())] + Self.crossOrigin + extraHeaders,
+            headers: [("Content-Type", Self.contentType), ("x-amzn-RequestId", UUID().uuidString.lowercased())] + extraHeaders,
             body: body)
     }
 
