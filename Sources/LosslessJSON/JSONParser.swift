@@ -79,13 +79,15 @@ public struct ParsedDocument: Sendable {
     }
 
     /// The document's bytes with the located member's value replaced by `newValue` (compact), or nil when no member
-    /// was located.
+    /// was located. A leading byte-order mark is left out, as the reader skips it: what is written is JSON, which
+    /// must not start with one (RFC 8259 §8.1).
     public func replacingMemberValue(with newValue: JSONValue) -> [UInt8]? {
         guard let range = memberValueRange else { return nil }
         let replacement = newValue.serialized()
+        let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count - range.count + replacement.count)
-        output.append(contentsOf: bytes[..<range.lowerBound])
+        output.reserveCapacity(bytes.count - start - range.count + replacement.count)
+        output.append(contentsOf: bytes[start..<range.lowerBound])
         output.append(contentsOf: replacement)
         output.append(contentsOf: bytes[range.upperBound...])
         return output

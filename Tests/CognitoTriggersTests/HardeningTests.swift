@@ -4,6 +4,7 @@ import CognitoTriggers
 import EmailDelivery
 import Foundation
 import LosslessJSON
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -6,6 +6,7 @@ import Foundation
 import LosslessJSON
 import MagicLinkToken
 import Synchronization
+import TestSupport
 import Testing
 
 /// The `magic-link`, `sms-code` and `email-or-sms-code` steps through the trigger handler, with events built from

@@ -3,6 +3,7 @@ import CognitoTriggers
 import EmailDelivery
 import Foundation
 import LosslessJSON
+import TestSupport
 import Testing
 
 @Suite struct OutboxAndSecrecyTests {

@@ -5,6 +5,7 @@ import CognitoTriggers
 import Foundation
 import LosslessJSON
 import Synchronization
+import TestSupport
 import Testing
 
 /// The limits across sign-ins, through the trigger handler with an in-memory store and a clock the test moves.

@@ -4,6 +4,7 @@ import CognitoEvents
 import CognitoTriggers
 import Foundation
 import LosslessJSON
+import TestSupport
 import Testing
 
 /// The testing kit's simulator makes the decisions the real handler makes: every session it builds on the way

@@ -1,6 +1,7 @@
 import ChallengeFlows
 import CognitoTriggers
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct TriggerConfigurationTests {

@@ -94,6 +94,27 @@ struct ServeTests {
         #expect(kill(bootstrapProcess, 0) != 0, "the bootstrap outlived serve")
     }
 
+    @Test("events with a UTF-8 byte-order mark are answered with plain JSON, without the mark",
+          arguments: ["in process", "through the bootstrap"])
+    func answersByteOrderMarkEventsWithPlainJSON(_ where: String) async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let arguments = `where` == "in process" ? [] : ["--bootstrap", try BuiltProducts.executable("bootstrap")]
+        let serve = try await ServeProcess(arguments, environment: ["OUTBOX_PATH": scratch.path("outbox.jsonl")])
+        for (trigger, member) in [("define", "challengeName"), ("create", "publicChallengeParameters"), ("verify", "answerCorrect")] {
+            let event = try Self.event("variants/\(trigger)-with-byte-order-mark.json")
+            #expect(event.starts(with: [0xEF, 0xBB, 0xBF]))
+            let answer = try serve.post(event)
+            #expect(answer.status == 200)
+            #expect(answer.header("X-Amz-Function-Error") == nil, "\(trigger): \(String(decoding: answer.body, as: UTF8.self))")
+            #expect(answer.body.first == UInt8(ascii: "{"), "\(trigger): the answer starts with \(answer.body.prefix(3))")
+            let returned = try JSONValue(parsing: answer.body).objectValue
+            #expect(returned?["response"]?.objectValue?[member] != nil, "\(trigger)")
+            #expect(returned?["userName"] == "jane")
+        }
+        _ = try await serve.stop()
+    }
+
     @Test("concurrent callers are queued, not dropped")
     func queuesConcurrentCallers() async throws {
         let scratch = try ScratchDirectory()

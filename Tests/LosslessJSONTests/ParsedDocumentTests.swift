@@ -27,12 +27,30 @@ struct ParsedDocumentTests {
         #expect(text(replaced) == "{\"a\": 1.50 , \"response\" : {\"new\":\"v\",\"n\":null} , \"z\":1e3}")
     }
 
-    @Test("after a byte-order mark, the range still counts from the first byte")
+    @Test("after a byte-order mark, the range still counts from the first byte, and the splice leaves the mark out")
     func byteOrderMark() throws {
         let parsed = try ParsedDocument(
             parsing: [0xEF, 0xBB, 0xBF] + Array("{\"response\":{}}".utf8), locatingRootMember: "response")
         #expect(parsed.memberValueRange == 15..<17)
-        #expect(text(parsed.replacingMemberValue(with: .bool(true))) == "\u{FEFF}{\"response\":true}")
+        #expect(text(parsed.replacingMemberValue(with: .bool(true))) == "{\"response\":true}")
+    }
+
+    @Test("a document with a byte-order mark, spliced, is JSON without the mark and keeps every other byte")
+    func byteOrderMarkSplicedDocument() throws {
+        let body = " {\"a\": 1.50 ,\n \"response\" : {\"old\": true} , \"z\":\"\u{FEFF}\"}\n"
+        let parsed = try ParsedDocument(parsing: [0xEF, 0xBB, 0xBF] + Array(body.utf8), locatingRootMember: "response")
+        let replaced = try #require(parsed.replacingMemberValue(with: .object(JSONObject([("new", .string("v"))]))))
+        #expect(!replaced.starts(with: [0xEF, 0xBB, 0xBF]))
+        #expect(text(replaced) == " {\"a\": 1.50 ,\n \"response\" : {\"new\":\"v\"} , \"z\":\"\u{FEFF}\"}\n")
+        let reread = try JSONValue(parsing: replaced).objectValue
+        #expect(reread?["response"] == .object(JSONObject([("new", .string("v"))])))
+        #expect(reread?["z"] == .string("\u{FEFF}"))
+    }
+
+    @Test("without a byte-order mark, the splice starts at the first byte (leading white space kept)")
+    func noByteOrderMark() throws {
+        let parsed = try document("\t{\"response\":1}")
+        #expect(text(parsed.replacingMemberValue(with: .null)) == "\t{\"response\":null}")
     }
 
     @Test("nested members of that name, a missing member and a root that is not an object locate nothing", arguments: [
