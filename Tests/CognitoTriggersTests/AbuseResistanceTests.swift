@@ -5,6 +5,7 @@ import CognitoTriggers
 import Foundation
 import LosslessJSON
 import PosixLock
+import TestSupport
 import Testing
 
 /// A step like a TOTP, with codes anyone can compute from the clock: `T<time step>`, one step early or late
