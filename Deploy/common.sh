@@ -57,3 +57,13 @@ unpacked_source() {
 await_build() {
     wait "$1" || die "$2 failed; the last lines of $3:$(echo; tail -n 25 "$3")"
 }
+
+# The AllowedValues of a template parameter, one per line (the parameter's `AllowedValues: [a, b]` line).
+template_allowed_values() {
+    local template=$1 parameter=$2
+    awk -v start="  $parameter:" '
+        $0 == start { inside = 1; next }
+        inside && /^  [A-Za-z]/ { exit }
+        inside && /AllowedValues:/ { sub(/.*\[/, ""); sub(/\].*/, ""); gsub(/, */, "\n"); print; exit }
+    ' "$template"
+}

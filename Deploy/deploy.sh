@@ -29,8 +29,8 @@ usage: $0 --stack NAME --sender ADDRESS [--region REGION] [--flow FLOW] [--tier 
   --stack NAME              the CloudFormation stack to create or update
   --sender ADDRESS          the From address of code emails, verified in SES (SenderAddress)
   --region REGION           the Region (default: AWS_REGION, AWS_DEFAULT_REGION or the aws CLI's configuration)
-  --flow FLOW               email-code, srp-email-code or captcha-email-code (ChallengeFlow)
-  --tier TIER               LITE, ESSENTIALS or PLUS (UserPoolTier)
+  --flow FLOW               $(template_allowed_values "$deploy_dir/template.yaml" ChallengeFlow | paste -sd, - | sed 's/,/, /g') (ChallengeFlow)
+  --tier TIER               $(template_allowed_values "$deploy_dir/template.yaml" UserPoolTier | paste -sd, - | sed 's/,/, /g') (UserPoolTier)
   --s3-bucket BUCKET        where the zip is uploaded; required without the SAM CLI (sam uses --resolve-s3)
   --secret-parameter NAME   the SSM SecureString with the code hash secret, created when missing (default: the
                             stack's current value, else $default_secret_parameter)
@@ -71,8 +71,10 @@ while (($#)); do
 done
 [[ -n $stack && -n $sender ]] || { usage >&2; die "--stack and --sender are required"; }
 [[ $sender == ?*@?*.?* ]] || die "--sender $sender is not an email address"
-case $flow in '' | email-code | srp-email-code | captcha-email-code) ;; *) die "--flow $flow is not a flow the template offers" ;; esac
-case $tier in '' | LITE | ESSENTIALS | PLUS) ;; *) die "--tier must be LITE, ESSENTIALS or PLUS" ;; esac
+# Checked against the template's own AllowedValues, so that the two cannot drift apart.
+allowed() { [[ -z $2 ]] || template_allowed_values "$deploy_dir/template.yaml" "$1" | grep -qxF -- "$2"; }
+allowed ChallengeFlow "$flow" || die "--flow $flow is not a flow the template offers: $(template_allowed_values "$deploy_dir/template.yaml" ChallengeFlow | paste -sd' ' -)"
+allowed UserPoolTier "$tier" || die "--tier must be one of: $(template_allowed_values "$deploy_dir/template.yaml" UserPoolTier | paste -sd' ' -)"
 
 command -v aws >/dev/null || die "the aws CLI is not on PATH"
 region=${region:-${AWS_REGION:-${AWS_DEFAULT_REGION:-$(aws configure get region 2>/dev/null || true)}}}
