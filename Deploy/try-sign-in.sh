@@ -27,7 +27,7 @@ usage: $0 --pool ID --client ID --email ADDRESS [--region REGION] [--endpoint-ur
   --pool ID            the user pool (the stack's UserPoolId output)
   --client ID          the app client (the stack's UserPoolClientId output)
   --email ADDRESS      the test user, created when missing; with the SES sandbox it must be a verified address
-  --region REGION      the pool's Region (default: the aws CLI's configured Region)
+  --region REGION      the pool's Region (default: AWS_REGION, the aws CLI's configured Region, else the pool id's)
   --endpoint-url URL   send every Cognito call there, e.g. a local Cognito emulator
   --code-command CMD   run CMD (bash -c) for each answer instead of asking on the terminal; its stdout is
                        the answer. It sees TRY_SIGN_IN_EMAIL, TRY_SIGN_IN_ROUND and TRY_SIGN_IN_CHALLENGE.
@@ -62,9 +62,18 @@ if [[ -z $code_command && ! -r /dev/tty ]]; then
     die "no terminal to read the code from: give --code-command"
 fi
 
-common=(--output json)
-[[ -n $region ]] && common+=(--region "$region")
-[[ -n $endpoint_url ]] && common+=(--endpoint-url "$endpoint_url")
+# A pool id names its Region (`eu-west-1_AbC123`): the default when none is given or configured, so that the
+# script runs on a machine without AWS configuration.
+region=${region:-${AWS_REGION:-${AWS_DEFAULT_REGION:-$(aws configure get region 2>/dev/null || true)}}}
+[[ -n $region ]] || region=${pool%%_*}
+common=(--output json --region "$region")
+if [[ -n $endpoint_url ]]; then
+    common+=(--endpoint-url "$endpoint_url")
+    # A local emulator takes any keys; the CLI still wants some before it sends a request.
+    if ! aws configure get aws_access_key_id >/dev/null 2>&1 && [[ -z ${AWS_ACCESS_KEY_ID:-} ]]; then
+        export AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local
+    fi
+fi
 
 # Runs `aws cognito-idp ARGS...`; its JSON goes to stdout, its error text to $error_file.
 error_file=$(mktemp "${TMPDIR:-/tmp}/try-sign-in.XXXXXX")

@@ -5,6 +5,7 @@ import json
 import os
 import pathlib
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -375,11 +376,13 @@ def test_deploy_try_sign_in_script(pools):
     pool = pools("in-process")
     root = pathlib.Path(__file__).resolve().parents[2]
     code_command = (f"python3 -c \"import json; print(json.loads(open('{pool.outbox}').read().splitlines()[-1])['code'])\"")
-    run = subprocess.run(
-        [str(root / "Deploy" / "try-sign-in.sh"), "--pool", POOL_ID, "--client", CLIENT_ID, "--email", "tester@example.com",
-         "--region", "us-east-1", "--endpoint-url", pool.url, "--code-command", code_command],
-        capture_output=True, text=True, timeout=120,
-        env=dict(os.environ, AWS_ACCESS_KEY_ID="local", AWS_SECRET_ACCESS_KEY="local"))
+    # As a newcomer runs it: no Region, keys or AWS configuration anywhere (the Region comes from the pool id).
+    bare = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
+    with tempfile.TemporaryDirectory() as home:
+        run = subprocess.run(
+            [str(root / "Deploy" / "try-sign-in.sh"), "--pool", POOL_ID, "--client", CLIENT_ID, "--email", "tester@example.com",
+             "--endpoint-url", pool.url, "--code-command", code_command],
+            capture_output=True, text=True, timeout=120, env=dict(bare, HOME=home))
     assert run.returncode == 0, run.stdout + run.stderr
     assert "signed in after 1 answer(s)" in run.stdout
     assert "CONFIRMED" in run.stderr
