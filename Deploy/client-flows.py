@@ -5,31 +5,16 @@ signs a user in without running the custom-auth triggers (Define, Create, Verify
 Usage: Deploy/client-flows.py [TEMPLATE]    (default: Deploy/template.yaml beside this script)
 Prints one line per app client; exits 1 when a client allows a flow that skips the triggers, 2 on a bad template.
 """
-import os
 import sys
 
-import yaml
+from cfn_template import resources_or_exit
 
 # Flows that run the triggers: CUSTOM_AUTH (SRP_A inside it included) and refreshing tokens already issued.
 TRIGGER_FLOWS = {"ALLOW_CUSTOM_AUTH", "CUSTOM_AUTH_FLOW_ONLY", "ALLOW_REFRESH_TOKEN_AUTH"}
 
 
-class TemplateLoader(yaml.SafeLoader):
-    """A YAML loader that reads CloudFormation's short-form tags (!Ref, !Sub, !GetAtt, ...) as plain values."""
-
-
-TemplateLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
-
-
 def main() -> int:
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.yaml")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            template = yaml.load(handle, Loader=TemplateLoader)
-        resources = template["Resources"]
-    except (OSError, yaml.YAMLError, KeyError, TypeError) as error:
-        print(f"cannot read the resources of {path}: {error}", file=sys.stderr)
-        return 2
+    path, resources = resources_or_exit()
     clients = {name: resource.get("Properties", {}) for name, resource in resources.items()
                if isinstance(resource, dict) and resource.get("Type") == "AWS::Cognito::UserPoolClient"}
     if not clients:

@@ -17,35 +17,14 @@ Usage: Deploy/pool-settings.py [TEMPLATE]    (default: Deploy/template.yaml besi
 Prints one line per user pool and app client; exits 1 when a setting is missing or wrong, 2 on an unreadable
 template.
 """
-import os
 import sys
 
-import yaml
+from cfn_template import resources_or_exit
 
 # Attributes an access token must never change: where codes and links go, and whether they are trusted.
 DELIVERY_ATTRIBUTES = {"email", "phone_number", "email_verified", "phone_number_verified"}
 # Prefixes of attributes that may hold a step's secret (custom:totp_secret) or developer-only data.
 SECRET_PREFIXES = ("custom:", "dev:")
-
-
-class TemplateLoader(yaml.SafeLoader):
-    """Reads CloudFormation's short-form tags (!Ref, !If, !GetAtt, ...) as their long forms ({"Fn::If": [...]}),
-    so that a setting given through an intrinsic function is seen as one rather than as a plain value."""
-
-
-def _intrinsic(loader, suffix, node):
-    if isinstance(node, yaml.ScalarNode):
-        value = loader.construct_scalar(node)
-        if suffix == "GetAtt":
-            value = value.split(".", 1)
-    elif isinstance(node, yaml.SequenceNode):
-        value = loader.construct_sequence(node, deep=True)
-    else:
-        value = loader.construct_mapping(node, deep=True)
-    return {suffix if suffix in ("Ref", "Condition") else f"Fn::{suffix}": value}
-
-
-TemplateLoader.add_multi_constructor("!", _intrinsic)
 
 
 def plain_list(value):
@@ -109,15 +88,7 @@ def check_client(properties):
 
 
 def main() -> int:
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.yaml")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            template = yaml.load(handle, Loader=TemplateLoader)
-        resources = template["Resources"]
-        resources.items()
-    except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError) as error:
-        print(f"cannot read the resources of {path}: {error}", file=sys.stderr)
-        return 2
+    path, resources = resources_or_exit()
     checks = {"AWS::Cognito::UserPool": check_pool, "AWS::Cognito::UserPoolClient": check_client}
     found = {kind: 0 for kind in checks}
     status = 0
