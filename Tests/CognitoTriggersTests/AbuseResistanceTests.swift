@@ -36,6 +36,13 @@ extension SignInLimitsTests {
         try handler.handle(verifyEvent(after: create, answer: answer))
     }
 
+    /// A handler for `email-or-sms-code`, texts to the outbox, decoys without delay unless `extra` says otherwise.
+    func channelChoiceHandler(_ extra: [String: String] = [:]) throws -> CognitoTriggerHandler {
+        try handler([
+            "CHALLENGE_FLOW": "email-or-sms-code", "SMS_DELIVERY": "outbox", "DECOY_DELAY_MS": "0", "DECOY_DELAY_SMS_MS": "0",
+        ].merging(extra) { $1 })
+    }
+
     @Test("a step that proves identity but delivers nothing (a TOTP) spends the failure budget across sessions")
     func identityStepsSpendTheBudget() throws {
         let handler = try handler(["CHALLENGE_FLOW": "time-code", "MAX_FAILURES_PER_WINDOW": "10"], steps: [TimeCodeStep()])
@@ -108,10 +115,7 @@ extension SignInLimitsTests {
 
     @Test("a channel the user cannot receive on neither blocks another channel nor spends the sends")
     func undeliveredChannelIsNotReused() throws {
-        let handler = try handler([
-            "CHALLENGE_FLOW": "email-or-sms-code", "SMS_DELIVERY": "outbox", "MAX_SENDS_PER_WINDOW": "1", "DECOY_DELAY_MS": "0",
-            "DECOY_DELAY_SMS_MS": "0",
-        ])
+        let handler = try channelChoiceHandler(["MAX_SENDS_PER_WINDOW": "1"])
         // jane has no phone: an attacker asks for SMS; her own email sign-in right after still gets its code.
         let smsForJane = try Self.event("email-or-sms-code/08-create-sms-without-phone.json")
         _ = try created(handler, smsForJane)
@@ -125,9 +129,7 @@ extension SignInLimitsTests {
 
     @Test("a phone-only user whose first Create chose email gets the SMS code when the app asks for it")
     func phoneOnlyUserGetsTheSMS() throws {
-        let handler = try handler([
-            "CHALLENGE_FLOW": "email-or-sms-code", "SMS_DELIVERY": "outbox", "DECOY_DELAY_MS": "0", "DECOY_DELAY_SMS_MS": "0",
-        ])
+        let handler = try channelChoiceHandler()
         let emailForSam = try Self.event("email-or-sms-code/09-create-email-without-email.json")
         _ = try created(handler, emailForSam)
         #expect(delivery.messages.isEmpty)
@@ -181,10 +183,7 @@ extension SignInLimitsTests {
 
     @Test("a Create for a channel the user cannot use waits as long as that channel's deliveries (SMS, not email)")
     func decoyWaitFollowsTheChannel() throws {
-        let handler = try handler([
-            "CHALLENGE_FLOW": "email-or-sms-code", "SMS_DELIVERY": "outbox", "DECOY_DELAY_MS": "0", "DECOY_DELAY_SMS_MS": "300",
-            "RESEND_AFTER_SECONDS": "0",
-        ])
+        let handler = try channelChoiceHandler(["DECOY_DELAY_SMS_MS": "300", "RESEND_AFTER_SECONDS": "0"])
         let smsForJane = try Self.event("email-or-sms-code/08-create-sms-without-phone.json")
         var waits: [Duration] = []
         for _ in 0..<5 {
