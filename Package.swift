@@ -14,6 +14,7 @@ import PackageDescription
 //   CurlHTTP          one reusable libcurl handle
 //   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
 //   AWSSigV4          Signature Version 4 request signing
+//   AWSClient         one AWS request pipeline: SigV4, a kept-alive libcurl connection, time budgets, the safe retry
 //   EmailDelivery     where codes go: a local outbox file or Amazon SES
 //   SMSDelivery       codes by text message through Amazon SNS Publish
 //   SMSChallenge      the `sms-code` and `email-or-sms-code` steps, on the public step API alone
@@ -77,13 +78,14 @@ let package = Package(
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
-        .target(name: "EmailDelivery", dependencies: ["PlainText", "ChallengeFlows", "AWSSigV4", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "SMSDelivery", dependencies: ["PlainText", "ChallengeFlows", "EmailDelivery", "AWSSigV4", "CurlHTTP"]),
+        .target(name: "AWSClient", dependencies: ["AWSSigV4", "CurlHTTP", "PosixLock"]),
+        .target(name: "EmailDelivery", dependencies: ["PlainText", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "SMSDelivery", dependencies: ["PlainText", "ChallengeFlows", "EmailDelivery", "AWSSigV4", "AWSClient", "CurlHTTP"]),
         .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
         .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
         .target(name: "CaptchaVerification", dependencies: ["PlainText", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "ParameterStore", dependencies: ["AWSSigV4", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "ParameterStore", dependencies: ["AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
             dependencies: ["CurlHTTP", "PlainText", "PosixLock",

@@ -1,7 +1,7 @@
+import AWSClient
 import AWSSigV4
 import CurlHTTP
 import LosslessJSON
-import PosixLock
 
 /// A ``StateStore`` in an Amazon DynamoDB table, over DynamoDB's JSON API, signed with Signature Version 4, on one
 /// kept-alive libcurl connection.
@@ -15,18 +15,16 @@ import PosixLock
 public final class DynamoDBStateStore: StateStore {
     /// The table, endpoint, credentials and time budget this store uses.
     public let configuration: DynamoDBConfiguration
-    private let session: PosixLock<CurlSession>
-    private let signer: SigV4Signer
-    private let wallClock: @Sendable () -> Int64
+    private let client: AWSServiceClient
 
     /// - Parameter clock: Unix seconds for the signature's date.
     public init(configuration: DynamoDBConfiguration, clock: @escaping @Sendable () -> Int64 = SigningDate.systemSeconds)
         throws(CurlError)
     {
         self.configuration = configuration
-        session = PosixLock(try CurlSession(caFile: configuration.caFile))
-        signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: "dynamodb")
-        wallClock = clock
+        client = try AWSServiceClient(
+            service: "dynamodb", region: configuration.region, credentials: configuration.credentials,
+            endpoint: configuration.endpoint, caFile: configuration.caFile, clock: clock)
     }
 
     public func read(_ key: String, now: Int64) throws(StateStoreError) -> StateRecord? {
@@ -90,31 +88,22 @@ public final class DynamoDBStateStore: StateStore {
         }
     }
 
-    /// Sends one signed request within the time budget; the response, whatever its status.
+    /// Sends one signed request within the time budget (no retry: a conditional write retried after a 5xx could
+    /// not tell its own success from a conflict); the response, whatever its status.
     private func send(_ operation: String, _ body: JSONValue) throws(StateStoreError) -> HTTPResponse {
-        let request = request(operation, body.serialized(), at: SigningDate(secondsSince1970: wallClock()))
-        do {
-            return try session.withLock { session throws(CurlError) in try session.perform(request) }
-        } catch where error.kind == .timedOut {
+        let headers = [
+            SignableRequest.Header("Content-Type", "application/x-amz-json-1.0"), .init("X-Amz-Target", "DynamoDB_20120810.\(operation)"),
+        ]
+        switch client.post(
+            headers: headers, body: body.serialized(), budget: configuration.timeBudget, connectTimeout: configuration.timeBudget)
+        {
+        case .succeeded(let response, _), .refused(let response, _):
+            return response
+        case .timedOut:
             throw .timedOut(operation: operation, table: configuration.tableName, budget: configuration.timeBudget)
-        } catch {
+        case .failed(let error, _):
             throw .unreachable(endpoint: configuration.endpoint.baseURL, error)
         }
-    }
-
-    /// The signed `POST /` of one operation, timed out at the budget.
-    private func request(_ operation: String, _ body: [UInt8], at date: SigningDate) -> HTTPRequest {
-        let signed = signer.sign(
-            SignableRequest(
-                method: "POST", host: configuration.endpoint.host, path: "/",
-                headers: [
-                    .init("Content-Type", "application/x-amz-json-1.0"), .init("X-Amz-Target", "DynamoDB_20120810.\(operation)"),
-                ],
-                body: body),
-            at: date)
-        return HTTPRequest(
-            method: .post, url: configuration.endpoint.baseURL + "/", headers: signed.headers.map { HTTPHeader($0.name, $0.value) },
-            body: body, connectTimeout: configuration.timeBudget, totalTimeout: configuration.timeBudget)
     }
 
     private func malformed(_ operation: String, _ problem: String) -> StateStoreError {

@@ -1,3 +1,4 @@
+import AWSClient
 import AWSSigV4
 import ChallengeFlows
 import CurlHTTP
@@ -9,16 +10,16 @@ import LosslessJSON
 /// (never a 5xx, after which the message may have gone out) is retried once, after a short random pause, only if enough of the budget remains for another attempt.
 public final class SESCodeDelivery: CodeDelivery {
     public let configuration: SESConfiguration
-    private let session: CurlSession
-    private let signer: SigV4Signer
-    private let wallClock: @Sendable () -> Int64
+    private let client: AWSServiceClient
+    static let path = "/v2/email/outbound-emails"
+    static let headers = [SignableRequest.Header("Content-Type", "application/json")]
 
     /// - Parameter clock: Unix seconds for the signature's date.
     public init(configuration: SESConfiguration, clock: @escaping @Sendable () -> Int64 = SigningDate.systemSeconds) throws(CurlError) {
         self.configuration = configuration
-        session = try CurlSession(caFile: configuration.caFile)
-        signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: "ses")
-        wallClock = clock
+        client = try AWSServiceClient(
+            service: "ses", region: configuration.region, credentials: configuration.credentials,
+            endpoint: configuration.endpoint, caFile: configuration.caFile, clock: clock)
     }
 
     public func deliver(_ message: CodeMessage) throws {
@@ -27,8 +28,8 @@ public final class SESCodeDelivery: CodeDelivery {
 
     /// Sends the message and returns what SES acknowledged.
     public func send(_ message: CodeMessage) throws(SESDeliveryError) -> SESReceipt {
-        let outcome = session.perform(
-            request(for: message, at: SigningDate(secondsSince1970: wallClock())), within: configuration.timeBudget,
+        let outcome = client.post(
+            path: Self.path, headers: Self.headers, body: body(for: message), budget: configuration.timeBudget,
             connectTimeout: configuration.connectTimeout
         ) { SESErrorResponse($0, masking: message.code).isRetryable }
         switch outcome {
@@ -46,6 +47,13 @@ public final class SESCodeDelivery: CodeDelivery {
 
     /// The signed `SendEmail` request for a message, with the whole budget as its timeout.
     public func request(for message: CodeMessage, at date: SigningDate) -> HTTPRequest {
+        client.signedPost(
+            path: Self.path, headers: Self.headers, body: body(for: message), at: date,
+            connectTimeout: configuration.connectTimeout, budget: configuration.timeBudget)
+    }
+
+    /// `SendEmail`'s JSON for a message.
+    private func body(for message: CodeMessage) -> [UInt8] {
         let email = (message.link == nil ? configuration.templates : configuration.linkTemplates).render(message)
         func content(_ text: String) -> JSONValue { ["Data": .string(text), "Charset": "UTF-8"] }
         var fields: [(String, JSONValue)] = [
@@ -56,17 +64,7 @@ public final class SESCodeDelivery: CodeDelivery {
         if let configurationSet = configuration.configurationSetName {
             fields.append(("ConfigurationSetName", .string(configurationSet)))
         }
-        let body = JSONValue.object(JSONObject(fields)).serialized()
-        let path = "/v2/email/outbound-emails"
-        let signed = signer.sign(
-            SignableRequest(
-                method: "POST", host: configuration.endpoint.host, path: path,
-                headers: [.init("Content-Type", "application/json")], body: body),
-            at: date)
-        return HTTPRequest(
-            method: .post, url: configuration.endpoint.baseURL + path,
-            headers: signed.headers.map { HTTPHeader($0.name, $0.value) }, body: body,
-            connectTimeout: configuration.connectTimeout, totalTimeout: configuration.timeBudget)
+        return JSONValue.object(JSONObject(fields)).serialized()
     }
 }
 

@@ -1,3 +1,4 @@
+import AWSClient
 import AWSSigV4
 import CurlHTTP
 import LosslessJSON
@@ -18,9 +19,10 @@ public final class ParameterStoreClient {
     public let endpoint: AWSEndpoint
     /// How long one read may take in all.
     public let timeBudget: Duration
-    private let signer: SigV4Signer
-    private let session: CurlSession
-    private let wallClock: @Sendable () -> Int64
+    private let client: AWSServiceClient
+    static let headers = [
+        SignableRequest.Header("Content-Type", "application/x-amz-json-1.1"), .init("X-Amz-Target", "AmazonSSM.GetParameter"),
+    ]
 
     /// - Parameters:
     ///   - endpoint: nil for `https://ssm.<region>.amazonaws.com`.
@@ -33,9 +35,8 @@ public final class ParameterStoreClient {
         self.region = region
         self.endpoint = endpoint ?? .regional("ssm", region)
         self.timeBudget = timeBudget
-        signer = SigV4Signer(credentials: credentials, region: region, service: "ssm")
-        session = try CurlSession(caFile: caFile)
-        wallClock = clock
+        client = try AWSServiceClient(
+            service: "ssm", region: region, credentials: credentials, endpoint: self.endpoint, caFile: caFile, clock: clock)
     }
 
     /// The endpoint ``endpointVariable`` names in `environment`, or else the region's.
@@ -45,32 +46,28 @@ public final class ParameterStoreClient {
 
     /// The decrypted value of the `SecureString` parameter `name` (a name such as `/app/secret`, or an ARN).
     public func secureString(named name: String) throws(ParameterStoreError) -> String {
-        let deadline = MonotonicInstant.now + timeBudget
-        let response: HTTPResponse
-        do {
-            response = try session.perform(request(forParameter: name, at: SigningDate(secondsSince1970: wallClock())))
-        } catch where error.kind == .timedOut && deadline - .now < .milliseconds(20) {
+        switch client.post(headers: Self.headers, body: Self.body(forParameter: name), budget: timeBudget, connectTimeout: connectTimeout) {
+        case .succeeded(let response, _):
+            return try GetParameterAnswer(parameter: name, body: response.body).secureValue
+        case .refused(let response, _):
+            throw ParameterStoreError(parameter: name, failure: response)
+        case .timedOut:
             throw .timedOut(parameter: name, budget: timeBudget)
-        } catch {
+        case .failed(let error, _):
             throw .unreachable(parameter: name, endpoint: endpoint.baseURL, error)
         }
-        guard (200..<300).contains(response.status) else {
-            throw ParameterStoreError(parameter: name, failure: response)
-        }
-        return try GetParameterAnswer(parameter: name, body: response.body).secureValue
     }
 
     /// The signed `GetParameter` request for `name`, with decryption, and the whole budget as its timeout.
     public func request(forParameter name: String, at date: SigningDate) -> HTTPRequest {
-        let body = JSONValue.object(JSONObject([("Name", .string(name)), ("WithDecryption", .bool(true))])).serialized()
-        let signed = signer.sign(
-            SignableRequest(
-                method: "POST", host: endpoint.host, path: "/",
-                headers: [.init("Content-Type", "application/x-amz-json-1.1"), .init("X-Amz-Target", "AmazonSSM.GetParameter")],
-                body: body),
-            at: date)
-        return HTTPRequest(
-            method: .post, url: endpoint.baseURL + "/", headers: signed.headers.map { HTTPHeader($0.name, $0.value) }, body: body,
-            connectTimeout: min(Self.maximumConnectTimeout, timeBudget), totalTimeout: timeBudget)
+        client.signedPost(
+            headers: Self.headers, body: Self.body(forParameter: name), at: date, connectTimeout: connectTimeout,
+            budget: timeBudget)
+    }
+
+    private var connectTimeout: Duration { min(Self.maximumConnectTimeout, timeBudget) }
+
+    private static func body(forParameter name: String) -> [UInt8] {
+        JSONValue.object(JSONObject([("Name", .string(name)), ("WithDecryption", .bool(true))])).serialized()
     }
 }

@@ -1,3 +1,4 @@
+import AWSClient
 import AWSSigV4
 import ChallengeFlows
 import CurlHTTP
@@ -11,18 +12,17 @@ import CurlHTTP
 public final class SNSCodeDelivery: CodeDelivery {
     /// Where and how messages are sent.
     public let configuration: SNSConfiguration
-    private let session: CurlSession
-    private let signer: SigV4Signer
-    private let wallClock: @Sendable () -> Int64
+    private let client: AWSServiceClient
 
     static let apiVersion = "2010-03-31"
+    static let headers = [SignableRequest.Header("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")]
 
     /// - Parameter clock: Unix seconds for the signature's date.
     public init(configuration: SNSConfiguration, clock: @escaping @Sendable () -> Int64 = SigningDate.systemSeconds) throws(CurlError) {
         self.configuration = configuration
-        session = try CurlSession(caFile: configuration.caFile)
-        signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: "sns")
-        wallClock = clock
+        client = try AWSServiceClient(
+            service: "sns", region: configuration.region, credentials: configuration.credentials,
+            endpoint: configuration.endpoint, caFile: configuration.caFile, clock: clock)
     }
 
     /// Sends the message's code to its recipient, which must be a phone number in E.164 form.
@@ -33,9 +33,9 @@ public final class SNSCodeDelivery: CodeDelivery {
     /// Sends the code to the phone number and returns what SNS acknowledged.
     public func send(code: String, to phoneNumber: String, validForSeconds: Int) throws(SNSDeliveryError) -> SNSReceipt {
         guard PhoneNumberFormat.isE164(phoneNumber) else { throw .invalidPhoneNumber(phoneNumber) }
-        let outcome = session.perform(
-            request(code: code, to: phoneNumber, validForSeconds: validForSeconds, at: SigningDate(secondsSince1970: wallClock())),
-            within: configuration.timeBudget, connectTimeout: configuration.connectTimeout
+        let outcome = client.post(
+            headers: Self.headers, body: body(code: code, to: phoneNumber, validForSeconds: validForSeconds),
+            budget: configuration.timeBudget, connectTimeout: configuration.connectTimeout
         ) { SNSErrorResponse($0, masking: code).isRetryable }
         switch outcome {
         case .succeeded(let response, let attempts):
@@ -51,6 +51,13 @@ public final class SNSCodeDelivery: CodeDelivery {
 
     /// The signed `Publish` request for one code, with the whole budget as its timeout.
     public func request(code: String, to phoneNumber: String, validForSeconds: Int, at date: SigningDate) -> HTTPRequest {
+        client.signedPost(
+            headers: Self.headers, body: body(code: code, to: phoneNumber, validForSeconds: validForSeconds), at: date,
+            connectTimeout: configuration.connectTimeout, budget: configuration.timeBudget)
+    }
+
+    /// `Publish`'s form for one code: a transactional SMS, with the sender id when one is configured.
+    private func body(code: String, to phoneNumber: String, validForSeconds: Int) -> [UInt8] {
         var fields: [(name: String, value: String)] = [
             ("Action", "Publish"), ("Version", Self.apiVersion), ("PhoneNumber", phoneNumber),
             ("Message", configuration.text.render(code: code, validForSeconds: validForSeconds)),
@@ -63,17 +70,7 @@ public final class SNSCodeDelivery: CodeDelivery {
             let entry = "MessageAttributes.entry.\(index + 1)."
             fields += [(entry + "Name", name), (entry + "Value.DataType", "String"), (entry + "Value.StringValue", value)]
         }
-        let body = QueryForm.encode(fields)
-        let contentType = "application/x-www-form-urlencoded; charset=utf-8"
-        let signed = signer.sign(
-            SignableRequest(
-                method: "POST", host: configuration.endpoint.host, path: "/", headers: [.init("Content-Type", contentType)],
-                body: body),
-            at: date)
-        return HTTPRequest(
-            method: .post, url: configuration.endpoint.baseURL + "/",
-            headers: signed.headers.map { HTTPHeader($0.name, $0.value) }, body: body,
-            connectTimeout: configuration.connectTimeout, totalTimeout: configuration.timeBudget)
+        return QueryForm.encode(fields)
     }
 }
 
