@@ -4,7 +4,8 @@ import EmailDelivery
 import Testing
 import TestSupport
 
-/// Deliveries against a scripted HTTP server on 127.0.0.1 (or nothing at all): retries, typed errors, time budget.
+/// Deliveries against a scripted HTTP server on 127.0.0.1 (or nothing at all): which answers are retried, typed
+/// errors, the time budget. The budget, retry and connection mechanics are the AWS pipeline's (AWSServiceClientTests).
 /// Time bounds are generous: they prove the budget holds, not how fast anything is.
 @Suite("SES delivery failures")
 struct SESFailureTests {
@@ -83,33 +84,5 @@ struct SESFailureTests {
             return
         }
         #expect("\(error!)" == "SES did not answer within the 800 ms delivery budget (1 attempt)")
-    }
-
-    @Test func noRetryWhenTooLittleBudgetRemains() throws {
-        let server = try ScriptedAWSServer(.ses, ["429:TooManyRequestsException@400", "200"])
-        defer { server.stop() }
-        let budget = Duration.milliseconds(700)
-        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
-        let start = ContinuousClock.now
-        let error = Fixtures.failure(of: delivery)
-        #expect(ContinuousClock.now - start < budget + .seconds(1))
-        guard case .rejected(let response, attempts: 1)? = error else {
-            Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
-            return
-        }
-        #expect(response.status == 429)
-        #expect(try server.requestClientPorts().count == 1)
-    }
-
-    @Test func deliveriesShareOneConnection() throws {
-        let server = try ScriptedAWSServer(.ses, ["200"])
-        defer { server.stop() }
-        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
-        for _ in 0..<3 {
-            try delivery.deliver(Fixtures.message)
-        }
-        let ports = try server.requestClientPorts()
-        #expect(ports.count == 3)
-        #expect(Set(ports).count == 1)
     }
 }

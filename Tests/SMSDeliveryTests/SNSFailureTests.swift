@@ -4,7 +4,8 @@ import SMSDelivery
 import Testing
 import TestSupport
 
-/// Deliveries against a scripted HTTP server on 127.0.0.1 (or nothing at all): refusals, retries, typed errors,
+/// Deliveries against a scripted HTTP server on 127.0.0.1 (or nothing at all; the budget, retry and connection
+/// mechanics are the AWS pipeline's, tested in AWSServiceClientTests): refusals, which answers are retried, typed errors,
 /// time budget. Time bounds are generous: they prove the budget holds, not how fast anything is.
 @Suite("SNS delivery failures")
 struct SNSFailureTests {
@@ -111,33 +112,5 @@ struct SNSFailureTests {
             return
         }
         #expect("\(error!)" == "SNS did not answer within the 800 ms delivery budget (1 attempt).")
-    }
-
-    @Test func noRetryWhenTooLittleBudgetRemains() throws {
-        let server = try ScriptedAWSServer(.sns, ["429:Throttled@400", "200"])
-        defer { server.stop() }
-        let budget = Duration.milliseconds(700)
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
-        let start = ContinuousClock.now
-        let error = Fixtures.failure(of: delivery)
-        #expect(ContinuousClock.now - start < budget + .seconds(1))
-        guard case .rejected(let response, attempts: 1)? = error else {
-            Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
-            return
-        }
-        #expect(response.status == 429)
-        #expect(try server.requestClientPorts().count == 1)
-    }
-
-    @Test func deliveriesShareOneConnection() throws {
-        let server = try ScriptedAWSServer(.sns, ["200"])
-        defer { server.stop() }
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
-        for _ in 0..<3 {
-            try delivery.deliver(CodeMessage(recipient: Fixtures.phoneNumber, userName: "jane", code: Fixtures.code, validForSeconds: 300))
-        }
-        let ports = try server.requestClientPorts()
-        #expect(ports.count == 3)
-        #expect(Set(ports).count == 1)
     }
 }
