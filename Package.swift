@@ -27,6 +27,7 @@ import PackageDescription
 //   CognitoLambda     the triggers as a Lambda function: `CognitoTriggerFunction.run(steps:)`
 //   bootstrap         the Lambda executable (links none of the invoker's libraries)
 //   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
+//   EventCorpus       event files with their expectations, and the checks of an answer against one (tests, `check`)
 //   LocalUserPool     `cognito-local pool`: a local Cognito user pool endpoint (JSON protocol, SRP, tokens) driving the triggers
 //   runtime-benchmark: figures for the runtime loop against a C floor
 //     (echo-bootstrap: the loop with an echo handler; runtime-floor: a minimal C echo loop on libcurl)
@@ -171,15 +172,16 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "PosixLock", "TestSupport",
+                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus",
             ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
-            dependencies: ["bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            dependencies: ["bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "EventCorpus"]
         ),
-        .target(name: "TestSupport", dependencies: ["CurlHTTP", "LosslessJSON"], path: "Tests/TestSupport"),
+        .target(name: "EventCorpus", dependencies: ["LosslessJSON"]),
+        .target(name: "TestSupport", dependencies: ["CurlHTTP", "LosslessJSON", "EventCorpus"], path: "Tests/TestSupport"),
         .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "EmailDeliveryTests",

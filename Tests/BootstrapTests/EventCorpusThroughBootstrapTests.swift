@@ -1,4 +1,5 @@
 import EmailDelivery
+import EventCorpus
 import Foundation
 import LosslessJSON
 import RuntimeAPIEmulator
@@ -10,7 +11,7 @@ import Testing
 /// (CognitoTriggersTests' EventCorpusTests) expects of the handler, byte-order marks left out included.
 @Suite struct EventCorpusThroughBootstrapTests {
     /// The corpus in groups that share a configuration: one bootstrap serves each group's events in turn.
-    static let groups = CorpusGroup.all((try? CorpusEvent.all()) ?? [])
+    static let groups = CorpusGroup.grouping((try? CorpusEvent.all()) ?? [])
 
     @Test func everyEventIsInAGroup() throws {
         let events = try CorpusEvent.all()
@@ -30,7 +31,7 @@ import Testing
         let address = try await emulator.start()
         let bootstrap = try BootstrapProcess(
             "bootstrap", runtimeAPI: address,
-            environment: group.environment(outbox: outbox).merging(FakeTime.environment(frozenAt: CorpusEvent.now, library: library)) { $1 })
+            environment: group.events[0].environment(outbox: outbox).merging(FakeTime.environment(frozenAt: CorpusEvent.now, library: library)) { $1 })
 
         /// Error messages each error event must have logged or answered (the client sees only a reference).
         var errorFragments: [(event: String, fragment: String, answer: String)] = []
@@ -52,7 +53,7 @@ import Testing
                 continue
             }
             #expect(!answer.starts(with: [0xEF, 0xBB, 0xBF]), "\(event.name): the response starts with a byte-order mark")
-            let problems = responseProblems(event, answer: answer)
+            let problems = ExpectationCheck.response(answer, to: event)
             #expect(problems.isEmpty, "\(event.name):\n\(problems.joined(separator: "\n"))")
 
             let sent = try OutboxDelivery.messages(at: outbox).dropFirst(sentBefore)
@@ -70,39 +71,6 @@ import Testing
         for (event, fragment, answer) in errorFragments {
             #expect(answer.contains(fragment) || log.contains(fragment), "\(event): \"\(fragment)\" neither answered nor logged")
         }
-    }
-}
-
-/// Corpus events that need the same configuration, so one process can serve them all.
-struct CorpusGroup: CustomStringConvertible, Sendable {
-    let events: [CorpusEvent]
-
-    /// The group's configuration with the outbox at `outbox` (every event of the group has the same).
-    func environment(outbox: String) -> [String: String] { events[0].environment(outbox: outbox) }
-
-    /// The settings that tell the groups apart, e.g. `ALLOW_CAPTCHA_ONLY_SIGN_IN=true CHALLENGE_FLOW=captcha`.
-    var description: String {
-        let common: Set = ["CODE_HASH_SECRET", "CAPTCHA_CATALOG", "CODE_DELIVERY"]
-        return events[0].environment(outbox: "").filter { $0.key != "OUTBOX_PATH" && !common.contains($0.key) }
-            .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            + " (\(events.count) events)"
-    }
-
-    static func key(_ event: CorpusEvent) -> String {
-        event.environment(outbox: "").filter { $0.key != "OUTBOX_PATH" }.sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-    }
-
-    /// `events` grouped by configuration, each group in the corpus's order.
-    static func all(_ events: [CorpusEvent]) -> [CorpusGroup] {
-        var order: [String] = []
-        var byKey: [String: [CorpusEvent]] = [:]
-        for event in events {
-            let key = key(event)
-            if byKey[key] == nil { order.append(key) }
-            byKey[key, default: []].append(event)
-        }
-        return order.map { CorpusGroup(events: byKey[$0]!) }
     }
 }
 

@@ -1,6 +1,7 @@
 import ChallengeFlows
 import CognitoEvents
 import CognitoTriggers
+import EventCorpus
 import Foundation
 import LosslessJSON
 import TestSupport
@@ -49,7 +50,7 @@ import Testing
         // JSON without a byte-order mark (even when the event had one), the expected response, and everything but
         // the response exactly what arrived: Cognito needs the whole event back.
         #expect(!result.responseBytes.starts(with: [0xEF, 0xBB, 0xBF]), "the response starts with a byte-order mark")
-        let problems = responseProblems(event, answer: result.responseBytes)
+        let problems = ExpectationCheck.response(result.responseBytes, to: event)
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
 
         if let delivered = event.expectation["delivered"]?.boolValue {

@@ -1,3 +1,4 @@
+import EventCorpus
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
