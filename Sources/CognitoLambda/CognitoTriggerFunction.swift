@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ChallengeFlows
 import CognitoTriggers
 import LambdaRuntime
@@ -22,7 +27,23 @@ public struct CognitoTriggerFunction: LambdaHandler {
     /// Reads the configuration from the environment (`CHALLENGE_FLOW` may name any of `steps` next to the
     /// built-in ones), logs its start-up warnings, and serves invocations until Lambda ends the process.
     /// A configuration that cannot work is reported to Lambda as `Runtime.InvalidConfiguration`.
+    ///
+    /// For the local tools, `COGNITO_CHALLENGE_DESCRIBE=1` (or the argument `--describe`) instead prints the step
+    /// registry as JSON and exits, and `COGNITO_CHALLENGE_EXPECTED_ANSWER` (or `--expected-answer`) prints a step's
+    /// expected answer (see ``StepDescription``), without contacting the Runtime API. Lambda sets neither.
     public static func run(steps: [any ChallengeStep] = []) -> Never {
+        if let reply = StepDescription.reply(
+            environment: ProcessEnvironment.variables(), arguments: CommandLine.arguments, steps: steps,
+            now: Int64(time(nil)))
+        {
+            var bytes = Array((reply.output + "\n").utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+                guard written > 0 else { break }
+                bytes = bytes.dropFirst(written)
+            }
+            exit(reply.status)
+        }
         LambdaRuntime.run { logger in
             do {
                 let configuration = try TriggerConfiguration(environment: ProcessEnvironment.variables(), steps: steps)

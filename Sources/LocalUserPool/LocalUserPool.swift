@@ -70,6 +70,8 @@ public actor LocalUserPool {
         case "AdminConfirmSignUp": return try adminConfirmSignUp(request)
         case "AdminGetUser": return try adminGetUser(request)
         case "GetUser": return try getUser(request)
+        case "AdminUpdateUserAttributes": return try adminUpdateUserAttributes(request)
+        case "UpdateUserAttributes": return try updateUserAttributes(request)
         case "RevokeToken": return try revokeToken(request)
         default:
             throw PoolError(.unknownOperation, "The operation \"\(operation)\" is not served by this local user pool.")

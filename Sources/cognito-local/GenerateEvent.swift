@@ -10,7 +10,9 @@ struct GenerateEvent: AsyncParsableCommand {
         discussion: """
             Earlier challenges in the session are issued for real by the configured triggers, so the event invokes \
             as it would in a sign-in: `cognito-local generate-event --trigger verify | cognito-local invoke -`. \
-            For Verify, the right answer is printed on standard error.
+            With --bootstrap they are issued by that bootstrap, and the flow may name the steps it registers. \
+            For Verify, the right answer is printed on standard error (for a step of the bootstrap's own, the \
+            answer its expectedAnswer gives, when it can tell).
             """)
 
     @Option(help: ArgumentHelp("define, create or verify.", valueName: "trigger"))
@@ -39,6 +41,7 @@ struct GenerateEvent: AsyncParsableCommand {
 
     @OptionGroup var clientMetadata: ClientMetadataOptions
     @OptionGroup var configuration: ConfigurationOptions
+    @OptionGroup var transport: TransportOptions
 
     func validate() throws {
         guard EventGenerator.Step(parsing: step) != nil else { throw ValidationError("--step expects password, a step number from 1, or done") }
@@ -52,17 +55,26 @@ struct GenerateEvent: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors { () async throws(InvokerError) in
-            let local = try configuration.load()
+            let local = try await transport.load(configuration)
             let table = try users.map(LocalUserTable.load(path:)) ?? .embedded
             let identity = table.user(named: user)?.identity ?? .unknownUser(user)
-            let generator = try EventGenerator(configuration: local, identity: identity, clientMetadata: clientMetadata.metadata)
-            let tokens: [EventGenerator.SessionToken]
-            if let session {
-                tokens = session.split(separator: ",").compactMap { EventGenerator.SessionToken(parsing: String($0)) }
-            } else {
-                tokens = try generator.tokens(for: EventGenerator.Step(parsing: step) ?? .custom(1), wrongAnswers: wrong)
+            let bootstrap: (any TriggerTransport)? = transport.bootstrap == nil ? nil : try transport.makeTransport(local)
+            let outcome: Result<EventGenerator.Generated, InvokerError>
+            do throws(InvokerError) {
+                let generator = try EventGenerator(
+                    configuration: local, identity: identity, clientMetadata: clientMetadata.metadata, transport: bootstrap)
+                let tokens: [EventGenerator.SessionToken]
+                if let session {
+                    tokens = session.split(separator: ",").compactMap { EventGenerator.SessionToken(parsing: String($0)) }
+                } else {
+                    tokens = try generator.tokens(for: EventGenerator.Step(parsing: step) ?? .custom(1), wrongAnswers: wrong)
+                }
+                outcome = .success(try await generator.generate(trigger, session: tokens, answer: answer))
+            } catch {
+                outcome = .failure(error)
             }
-            let generated = try await generator.generate(trigger, session: tokens, answer: answer)
+            await bootstrap?.shutdown()
+            let generated = try outcome.get()
             let console = configuration.console
             console.output(generated.text(compact: raw))
             if let right = generated.rightAnswer {
@@ -71,3 +83,4 @@ struct GenerateEvent: AsyncParsableCommand {
         }
     }
 }
+

@@ -21,7 +21,7 @@ struct Invoke: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors { () async throws(InvokerError) in
-            try await using(transport.makeTransport(configuration.load())) { transport async throws(InvokerError) in
+            try await using(transport.makeTransport(transport.load(configuration))) { transport async throws(InvokerError) in
                 try await EventInvoker(
                     transport: transport, console: configuration.console, raw: raw, clientMetadata: clientMetadata.metadata).invoke(path: event)
             }

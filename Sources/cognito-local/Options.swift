@@ -10,7 +10,7 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(name: [.customShort("e"), .long], help: ArgumentHelp("Set one variable, e.g. -e MAX_ATTEMPTS=5 (repeatable).", valueName: "KEY=VALUE"))
     var env: [String] = []
 
-    @Option(help: ArgumentHelp("The sign-in flow (CHALLENGE_FLOW): email-code, srp-email-code, captcha, captcha-email-code, or steps like srp+captcha+email-code.", valueName: "flow"))
+    @Option(help: ArgumentHelp("The sign-in flow (CHALLENGE_FLOW): email-code, srp-email-code, captcha, captcha-email-code, or steps like srp+captcha+email-code; with --bootstrap also the steps that bootstrap registers (e.g. srp+totp).", valueName: "flow"))
     var flow: String?
 
     @Flag(name: .customLong("no-color"), help: "Never colour the output (also: NO_COLOR=1).")
@@ -33,8 +33,9 @@ struct ConfigurationOptions: ParsableArguments {
         return values
     }
 
-    func load() throws(InvokerError) -> LocalConfiguration {
-        try LocalConfiguration.current(environmentFile: envFile, overrides: overrides)
+    /// The configuration; with a bootstrap, a flow may name the steps it registers (it is asked for them).
+    func load(bootstrap: String? = nil) async throws(InvokerError) -> LocalConfiguration {
+        try await LocalConfiguration.current(environmentFile: envFile, overrides: overrides, bootstrap: bootstrap)
     }
 
     var console: Console {
@@ -81,6 +82,11 @@ struct TransportOptions: ParsableArguments {
     func validate() throws {
         guard timeout > 0, timeout <= 900 else { throw ValidationError("--timeout must be between 0 and 900 seconds") }
         guard (128...10240).contains(memory) else { throw ValidationError("--memory must be between 128 and 10240 MB") }
+    }
+
+    /// The configuration of `options`, with the steps this bootstrap registers when the flow names one.
+    func load(_ options: ConfigurationOptions) async throws(InvokerError) -> LocalConfiguration {
+        try await options.load(bootstrap: bootstrap)
     }
 
     /// The transport the options describe, for this configuration.

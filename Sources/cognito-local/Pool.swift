@@ -11,8 +11,12 @@ struct Pool: AsyncParsableCommand {
             Point an SDK at it: boto3.client("cognito-idp", endpoint_url="http://127.0.0.1:PORT", region_name="us-east-1") \
             with any credentials. Serves InitiateAuth, AdminInitiateAuth, RespondToAuthChallenge, \
             AdminRespondToAuthChallenge, AdminCreateUser, AdminSetUserPassword, SignUp, AdminConfirmSignUp, \
-            AdminGetUser, GetUser and RevokeToken, and GET /POOL_ID/.well-known/jwks.json. The app client's auth flows \
-            come from the template's UserPoolClient (ExplicitAuthFlows) unless --allow-flow is given. Prints \
+            AdminGetUser, GetUser, AdminUpdateUserAttributes, UpdateUserAttributes and RevokeToken, and GET \
+            /POOL_ID/.well-known/jwks.json. The app client's auth flows come from the template's UserPoolClient \
+            (ExplicitAuthFlows) unless --allow-flow is given, and what it may write and read from its \
+            WriteAttributes and ReadAttributes (UpdateUserAttributes refuses others; GetUser and ID tokens leave \
+            them out). User names are case-insensitive. With --bootstrap, the flow may name the steps that \
+            bootstrap registers. Prints \
             "Listening on http://HOST:PORT" when ready, one line per request on standard error, and stops on Ctrl-C \
             or SIGTERM. Browser pages get CORS headers only from the origins --allow-origin names (by default the \
             pool's own, http://127.0.0.1:PORT and http://localhost:PORT), so that no other page open in the browser \
@@ -25,7 +29,7 @@ struct Pool: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     var port = 9229
 
-    @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\"}] (default: jane / Correct-Horse-9).", valueName: "file"))
+    @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\", \"phoneNumber\", \"attributes\": {\"custom:…\": …}}] (default: jane / Correct-Horse-9).", valueName: "file"))
     var users: String?
 
     @Option(help: ArgumentHelp("The template whose UserPoolClient sets the auth flows, user-existence errors and session life.", valueName: "path"))
@@ -69,12 +73,13 @@ struct Pool: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors { () async throws(InvokerError) in
             let console = configuration.console
-            let local = try configuration.load()
+            let local = try await transport.load(configuration)
             let client = try readTemplate()
             let settings = PoolSettings(
                 flows: allowedFlows.isEmpty ? client.flows : ClientAuthFlows(allowedFlows),
                 preventUserExistenceErrors: client.preventUserExistenceErrors && !userExistenceErrors,
-                sessionLifetime: .milliseconds(Int64(((sessionMinutes ?? client.sessionValidityMinutes.map(Double.init) ?? 3) * 60_000).rounded())))
+                sessionLifetime: .milliseconds(Int64(((sessionMinutes ?? client.sessionValidityMinutes.map(Double.init) ?? 3) * 60_000).rounded())),
+                writeAttributes: client.writeAttributes, readAttributes: client.readAttributes)
             let table = try users.map(LocalUserTable.load(path:)) ?? .embedded
             let now = Int64(Date().timeIntervalSince1970)
             let poolUsers: [PoolUser]
@@ -117,7 +122,10 @@ struct Pool: AsyncParsableCommand {
             guard template == "Deploy/template.yaml" else { throw .invalidConfiguration("template \(template) does not exist") }
             return AppClientTemplate(
                 flows: ClientAuthFlows(["ALLOW_CUSTOM_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"]), preventUserExistenceErrors: true,
-                sessionValidityMinutes: 3)
+                sessionValidityMinutes: 3, writeAttributes: ["name", "given_name", "family_name", "locale"],
+                readAttributes: [
+                    "email", "email_verified", "phone_number", "phone_number_verified", "name", "given_name", "family_name", "locale",
+                ])
         }
         do {
             return try AppClientTemplate(yaml: String(contentsOfFile: template, encoding: .utf8))

@@ -25,7 +25,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors { () async throws(InvokerError) in
             let console = configuration.console
-            try await using(transport.makeTransport(configuration.load())) { transport async throws(InvokerError) in
+            try await using(transport.makeTransport(transport.load(configuration))) { transport async throws(InvokerError) in
                 let endpoint = InvokeEndpoint(transport: transport) { invocation in
                     var line = "\(invocation.requestId)  \(invocation.outcome)"
                     if let summary = invocation.summary { line += " — \(summary)" }

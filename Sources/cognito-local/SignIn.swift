@@ -9,7 +9,10 @@ struct SignIn: AsyncParsableCommand {
         discussion: """
             Interactive by default: asks for the code (shown as delivered to the local outbox) or the CAPTCHA text. \
             With --answers the answers come from the list: @outbox is the code (email or text message) or the \
-            sign-in link's token that was delivered, @captcha the CAPTCHA's answer from the catalog. \
+            sign-in link's token that was delivered, @captcha the CAPTCHA's answer from the catalog, @expected \
+            whichever of those the challenge has or, for a step the bootstrap registers (--bootstrap, --flow \
+            srp+totp), the answer its expectedAnswer gives (asked of the bootstrap with \
+            COGNITO_CHALLENGE_EXPECTED_ANSWER). \
             --client-metadata goes with InitiateAuth and every RespondToAuthChallenge and reaches the triggers as in \
             Cognito: Verify and the Create after an answer get it, Define and the first Create do not. Exit status 0 \
             when tokens are issued, 1 when authentication fails.
@@ -24,7 +27,7 @@ struct SignIn: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Answers in order, comma-separated, instead of asking: e.g. 000000,@outbox.", valueName: "a,b,…"))
     var answers: String?
 
-    @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\", \"phoneNumber\"}] (default: jane / Correct-Horse-9).", valueName: "file"))
+    @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\", \"phoneNumber\", \"attributes\": {\"custom:…\": …}}] (default: jane / Correct-Horse-9).", valueName: "file"))
     var users: String?
 
     @OptionGroup var clientMetadata: ClientMetadataOptions
@@ -33,7 +36,7 @@ struct SignIn: AsyncParsableCommand {
 
     func run() async throws {
         let result = try await reportingErrors { () async throws(InvokerError) -> SignInResult in
-            let local = try configuration.load()
+            let local = try await transport.load(configuration)
             let table = try users.map(LocalUserTable.load(path:)) ?? .embedded
             let console = configuration.console
             let source: any AnswerSource = answers.map { ScriptedAnswers($0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) }

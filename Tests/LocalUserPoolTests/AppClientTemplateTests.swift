@@ -63,3 +63,42 @@ struct AppClientTemplateTests {
         }
     }
 }
+
+@Suite("The app client's attribute lists from a template")
+struct AppClientAttributeListTests {
+    @Test("Deploy/template.yaml: the client writes only name/given_name/family_name/locale and reads no custom attribute")
+    func deployedTemplate() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let client = try AppClientTemplate(yaml: String(contentsOf: root.appendingPathComponent("Deploy/template.yaml"), encoding: .utf8))
+        #expect(client.writeAttributes == ["name", "given_name", "family_name", "locale"])
+        let read = try #require(client.readAttributes)
+        #expect(read.contains("email") && read.contains("email_verified") && !read.contains { $0.hasPrefix("custom:") })
+    }
+
+    @Test("block lists are read too; a client without the lists may write and read everything")
+    func blockListsAndDefaults() throws {
+        let listed = try AppClientTemplate(yaml: """
+            Resources:
+              Client:
+                Type: AWS::Cognito::UserPoolClient
+                Properties:
+                  WriteAttributes:
+                    - name
+                    - "custom:nickname"
+                  ReadAttributes: ['email', name]
+            """)
+        #expect(listed.writeAttributes == ["name", "custom:nickname"])
+        #expect(listed.readAttributes == ["email", "name"])
+        let bare = try AppClientTemplate(yaml: """
+            Resources:
+              Client:
+                Type: AWS::Cognito::UserPoolClient
+                Properties:
+                  GenerateSecret: false
+            """)
+        #expect(bare.writeAttributes == nil && bare.readAttributes == nil)
+        let settings = PoolSettings(flows: .cognitoDefault, writeAttributes: listed.writeAttributes, readAttributes: listed.readAttributes)
+        #expect(settings.clientWrites("custom:nickname") && !settings.clientWrites("email"))
+        #expect(settings.clientReads("sub") && settings.clientReads("email") && !settings.clientReads("custom:nickname"))
+    }
+}

@@ -18,13 +18,14 @@ final class PoolHarness: Sendable {
 
     /// - Parameter transport: where the triggers run; nil runs the real ones in this process.
     init(flow: String = "email-code", flows: ClientAuthFlows = ClientAuthFlows(["ALLOW_CUSTOM_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"]),
-         transport: (any TriggerTransport)? = nil) async throws {
+         transport: (any TriggerTransport)? = nil, users table: LocalUserTable = .embedded,
+         writeAttributes: Set<String>? = nil, readAttributes: Set<String>? = nil) async throws {
         outbox = FileManager.default.temporaryDirectory.appendingPathComponent("pool-\(UUID().uuidString).jsonl").path
         let configuration = try LocalConfiguration(
             processEnvironment: [:], overrides: ["CHALLENGE_FLOW": flow, "OUTBOX_PATH": outbox])
         let triggers = try transport ?? InProcessTransport(configuration: configuration)
-        let settings = PoolSettings(flows: flows)
-        let users = try LocalUserTable.embedded.users.map { try PoolUser($0, userPoolId: settings.userPoolId, createdAt: 0) }
+        let settings = PoolSettings(flows: flows, writeAttributes: writeAttributes, readAttributes: readAttributes)
+        let users = try table.users.map { try PoolUser($0, userPoolId: settings.userPoolId, createdAt: 0) }
         let key = try TokenSigningKey.generate()
         self.key = key
         endpoint = PoolEndpoint()
@@ -75,8 +76,8 @@ final class PoolHarness: Sendable {
     }
 
     /// The newest code delivered to `userName`.
-    func latestCode(for userName: String = "jane") throws -> String? {
-        let text = (try? String(contentsOfFile: outbox, encoding: .utf8)) ?? ""
+    func latestCode(for userName: String = "jane", outbox: String? = nil) throws -> String? {
+        let text = (try? String(contentsOfFile: outbox ?? self.outbox, encoding: .utf8)) ?? ""
         return try text.split(separator: "\n").map { try JSONValue(parsing: String($0)).objectValue }
             .last { $0?["userName"]?.stringValue == userName }??["code"]?.stringValue
     }

@@ -144,9 +144,9 @@ actor RecordingTransport: TriggerTransport {
     private(set) var events: [JSONObject] = []
 
     /// - Parameter outbox: where the codes go.
-    init(flow: String, outbox: String) throws {
+    init(flow: String, outbox: String, environment: [String: String] = [:]) throws {
         inner = try InProcessTransport(configuration: LocalConfiguration(
-            processEnvironment: [:], overrides: ["CHALLENGE_FLOW": flow, "OUTBOX_PATH": outbox]))
+            processEnvironment: environment, overrides: ["CHALLENGE_FLOW": flow, "OUTBOX_PATH": outbox]))
     }
 
     func invoke(_ event: [UInt8]) async throws(InvokerError) -> Invocation {

@@ -32,6 +32,9 @@ public final class ChildProcess: Sendable {
         case standardError
         /// Both to /dev/null (a benchmark that must not fill the terminal).
         case discarded
+        /// Standard output to this file (created or emptied, readable only by its owner), standard error shared:
+        /// for a process whose output is an answer to read, such as a bootstrap describing its steps.
+        case file(String)
     }
 
     public let pid: pid_t
@@ -61,6 +64,8 @@ public final class ChildProcess: Sendable {
         case .discarded:
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+        case .file(let file):
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         #if os(Linux)
         // Nothing but the three standard descriptors reaches the child: not this process's listening sockets (the

@@ -38,30 +38,79 @@ public struct LocalConfiguration: Sendable {
     public var captchas: [CaptchaEntry] { triggers.captchas }
     /// True when a CAPTCHA provider's siteverify is stood in for locally (``SiteverifyStandIn``).
     public let usesLocalSiteverify: Bool
+    /// The steps of its own the bootstrap registers, as it described them (only asked for when the flow names a step
+    /// that is not built in); empty otherwise.
+    public let ownSteps: [DescribedStep]
+    /// The bootstrap to ask for its steps' expected answers, when the function runs in one.
+    public let bootstrapSteps: BootstrapSteps?
 
     /// - Parameters:
     ///   - processEnvironment: the caller's environment.
     ///   - environmentFile: the path of a `KEY=VALUE` file, if one was given.
     ///   - overrides: variables set by flags.
+    ///   - ownSteps: steps a bootstrap registers beside the built-in ones, which `CHALLENGE_FLOW` may name.
+    ///   - bootstrapSteps: the bootstrap that registers them.
     public init(
-        processEnvironment: [String: String], environmentFile: String? = nil, overrides: [String: String] = [:]
+        processEnvironment: [String: String], environmentFile: String? = nil, overrides: [String: String] = [:],
+        ownSteps: [DescribedStep] = [], bootstrapSteps: BootstrapSteps? = nil
     ) throws(InvokerError) {
-        var environment = LocalDefaults.environment.merging(processEnvironment) { _, process in process }
-        if let environmentFile {
-            environment.merge(try Self.read(environmentFile)) { _, file in file }
-        }
-        environment.merge(overrides) { _, flag in flag }
+        var environment = try Self.layered(processEnvironment: processEnvironment, environmentFile: environmentFile, overrides: overrides)
         if (environment["CAPTCHA_CATALOG"] ?? "").isEmpty {
             environment["CAPTCHA_CATALOG"] = try Self.embeddedCatalogPath()
         }
         usesLocalSiteverify = try Self.standInForCaptchaProvider(in: &environment)
         do {
-            triggers = try TriggerConfiguration(environment: environment)
+            triggers = try TriggerConfiguration(environment: environment, steps: ownSteps)
             _ = try triggers.makeEngine()
         } catch {
             throw .invalidConfiguration(error.description)
         }
         self.environment = environment
+        self.ownSteps = ownSteps
+        self.bootstrapSteps = bootstrapSteps
+    }
+
+    /// The defaults, the process environment, the env file and the flags' variables, each over the one before.
+    private static func layered(
+        processEnvironment: [String: String], environmentFile: String?, overrides: [String: String]
+    ) throws(InvokerError) -> [String: String] {
+        var environment = LocalDefaults.environment.merging(processEnvironment) { _, process in process }
+        if let environmentFile {
+            environment.merge(try Self.read(environmentFile)) { _, file in file }
+        }
+        environment.merge(overrides) { _, flag in flag }
+        return environment
+    }
+
+    /// The configuration of the caller's own process, an env file and flags, for a function that runs in the
+    /// bootstrap at `bootstrap` (or in this process when nil). When `CHALLENGE_FLOW` names a step that is not built
+    /// in, the bootstrap is asked which steps it registers (``BootstrapSteps/describe()``), and the flow is read
+    /// with them: a name it does not register either is refused with the whole list.
+    public static func current(
+        environmentFile: String? = nil, overrides: [String: String] = [:], bootstrap: String?,
+        questionTimeout: Duration = .seconds(10)
+    ) async throws(InvokerError) -> Self {
+        let process = ProcessInfo.processInfo.environment
+        let environment = try layered(processEnvironment: process, environmentFile: environmentFile, overrides: overrides)
+        guard let bootstrap else {
+            return try LocalConfiguration(processEnvironment: process, environmentFile: environmentFile, overrides: overrides)
+        }
+        let steps = BootstrapSteps(path: bootstrap, environment: environment, timeout: questionTimeout)
+        let specification = environment["CHALLENGE_FLOW"].flatMap { $0.isEmpty ? nil : $0 } ?? LocalDefaults.flow
+        var ownSteps: [DescribedStep] = []
+        if (try? SignInFlow(parsing: specification, registry: StepDescription.registry(steps: []))) == nil {
+            let described: [DescribedStep]
+            do {
+                described = try await steps.describe()
+            } catch {
+                throw .invalidConfiguration(
+                    "CHALLENGE_FLOW=\"\(specification)\" names a step that is not built in, and the bootstrap \(bootstrap) cannot say which steps it registers: \(error)")
+            }
+            ownSteps = described.filter { !$0.builtIn }
+        }
+        return try LocalConfiguration(
+            processEnvironment: process, environmentFile: environmentFile, overrides: overrides, ownSteps: ownSteps,
+            bootstrapSteps: steps)
     }
 
     /// The configuration of the caller's own process, an env file and flags.

@@ -1,3 +1,4 @@
+import EmailDelivery
 import ChallengeFlows
 import CognitoEvents
 import LosslessJSON
@@ -70,20 +71,31 @@ public final class EventGenerator {
         public func text(compact: Bool) -> String { event.text(compact ? .compact : .pretty) }
     }
 
-    private let transport: InProcessTransport
-    private let codes = CapturedCodes()
+    private let transport: any TriggerTransport
+    /// Codes the in-process triggers delivered; nil when the function runs in a bootstrap, whose codes go to the
+    /// configured outbox.
+    private let codes: CapturedCodes?
     private let configuration: LocalConfiguration
     private let identity: EventIdentity
     /// The app's `ClientMetadata`, in every event (and every Create run on the way); nil leaves it out.
     private let clientMetadata: [String: String]?
 
+    /// - Parameter transport: where the triggers run; nil runs them in this process, keeping codes in memory.
     public init(
-        configuration: LocalConfiguration, identity: EventIdentity, clientMetadata: [String: String]? = nil
+        configuration: LocalConfiguration, identity: EventIdentity, clientMetadata: [String: String]? = nil,
+        transport: (any TriggerTransport)? = nil
     ) throws(InvokerError) {
         self.configuration = configuration
         self.identity = identity
         self.clientMetadata = clientMetadata
-        transport = try InProcessTransport(configuration: configuration, delivery: codes)
+        if let transport {
+            self.transport = transport
+            codes = nil
+        } else {
+            let codes = CapturedCodes()
+            self.transport = try InProcessTransport(configuration: configuration, delivery: codes)
+            self.codes = codes
+        }
     }
 
     /// The session that leads to `step` after `wrongAnswers` wrong answers to it.
@@ -127,7 +139,7 @@ public final class EventGenerator {
             return Generated(event: EventFactory.create(identity, session: session, clientMetadata: clientMetadata), rightAnswer: nil)
         case .verify:
             let issued = try await create(session)
-            let right = rightAnswer(to: issued.response.publicChallengeParameters ?? [:])
+            let right = try await rightAnswer(to: issued.response.publicChallengeParameters ?? [:])
             let event = EventFactory.verify(
                 identity, privateChallengeParameters: issued.response.privateChallengeParameters ?? [:],
                 answer: answer ?? right ?? "000000", clientMetadata: clientMetadata)
@@ -137,7 +149,7 @@ public final class EventGenerator {
 
     /// Runs Create for the session, as Cognito would after Define named CUSTOM_CHALLENGE.
     private func create(_ session: [SessionEntry]) async throws(InvokerError) -> CreateAuthChallengeEvent {
-        let invocation = await transport.invoke(
+        let invocation = try await transport.invoke(
             EventFactory.create(identity, session: session, clientMetadata: clientMetadata).serialized())
         switch invocation.outcome {
         case .response(let bytes):
@@ -147,22 +159,46 @@ public final class EventGenerator {
             return event
         case .functionError(let type, let message):
             throw .usage("no custom challenge can be issued after this session: Create answered \(type): \(message)")
-        case .timedOut, .runtimeExited:
-            preconditionFailure("an in-process invocation neither times out nor exits")
+        case .timedOut(let seconds):
+            throw .timedOut(seconds: seconds)
+        case .runtimeExited(let status):
+            throw .bootstrapCrashed("Runtime exited with error: \(status)")
         }
     }
 
-    private func rightAnswer(to parameters: [String: String]) -> String? {
+    private func rightAnswer(to parameters: [String: String]) async throws(InvokerError) -> String? {
         switch parameters["challenge"] {
+        // A step of the bootstrap's own: the answer it expects, if it can tell.
+        case let kind? where configuration.ownSteps.contains(where: { $0.kind.rawValue == kind }):
+            guard let step = configuration.ownSteps.first(where: { $0.kind.rawValue == kind }), let bootstrap = configuration.bootstrapSteps else {
+                return nil
+            }
+            do {
+                return try await bootstrap.expectedAnswer(
+                    step: step.name, identity: identity, publicParameters: parameters, clientMetadata: clientMetadata ?? [:])
+            } catch {
+                throw .usage("the bootstrap cannot give the expected answer of the step \"\(step.name)\": \(error)")
+            }
         // A delivered answer (an email or text-message code, a sign-in link's token): the one just captured.
         case let kind? where configuration.flow.steps.contains(where: { $0.kind.rawValue == kind && $0.deliversAnswer }):
-            codes.latest(for: identity.userName)
+            return codes?.latest(for: identity.userName) ?? outboxCode()
         case ChallengeKind.captcha.rawValue? where parameters["provider"] != nil:
             // A widget token: one the local siteverify stand-in accepts, unique so that it is not a second use.
-            configuration.usesLocalSiteverify ? "\(SiteverifyStandIn.passingToken).\(UInt64.random(in: 0...UInt64.max))" : nil
-        case ChallengeKind.captcha.rawValue?: configuration.captchas.first { $0.imageURL == parameters["captchaUrl"] }?.answer
-        default: nil
+            return configuration.usesLocalSiteverify ? "\(SiteverifyStandIn.passingToken).\(UInt64.random(in: 0...UInt64.max))" : nil
+        case ChallengeKind.captcha.rawValue?:
+            return configuration.captchas.first { $0.imageURL == parameters["captchaUrl"] }?.answer
+        default:
+            return nil
         }
+    }
+}
+
+extension EventGenerator {
+    /// The latest code the bootstrap delivered to the user in the local outbox files.
+    private func outboxCode() -> String? {
+        let paths = [configuration.outboxPath, configuration.smsOutboxPath].compactMap { $0 }
+        let messages = paths.flatMap { (try? OutboxDelivery.messages(at: $0)) ?? [] }.filter { $0.userName == identity.userName }
+        return messages.max { $0.sentAt < $1.sentAt }?.code
     }
 }
 

@@ -17,8 +17,19 @@ public enum Question: Sendable, Equatable {
     case signInLink(destination: String, delivered: String?)
     /// The text in a CAPTCHA image; `catalogAnswer` is its answer in the configured catalog, if known.
     case captcha(imageURL: String, catalogAnswer: String?)
-    /// A custom challenge this tool does not recognise: its public parameters.
-    case custom(publicParameters: [String: String])
+    /// A custom challenge of a step this tool does not run itself: its public parameters, and the answer the step
+    /// expects when its bootstrap can tell (``BootstrapSteps/expectedAnswer(step:identity:publicParameters:clientMetadata:)``).
+    case custom(publicParameters: [String: String], expected: String? = nil)
+
+    /// The answer the local services know to be right, if any.
+    var knownAnswer: String? {
+        switch self {
+        case .password: nil
+        case .emailCode(_, let delivered), .smsCode(_, let delivered), .signInLink(_, let delivered): delivered
+        case .captcha(_, let known): known
+        case .custom(_, let expected): expected
+        }
+    }
 
     /// The prompt's label.
     var label: String {
@@ -40,14 +51,19 @@ public protocol AnswerSource: AnyObject {
     var isInteractive: Bool { get }
 }
 
-/// Answers from a list, for tests and CI. Two special answers: `@outbox` is the code (email or text message) or the
-/// sign-in link's token delivered to the local outbox, and `@captcha` is the CAPTCHA's answer from the catalog.
+/// Answers from a list, for tests and CI. Three special answers: `@outbox` is the code (email or text message) or
+/// the sign-in link's token delivered to the local outbox, `@captcha` is the CAPTCHA's answer from the catalog, and
+/// `@expected` is whichever of those the challenge has or, for a step of the bootstrap's own, the answer its
+/// `expectedAnswer` gives.
 public final class ScriptedAnswers: AnswerSource {
     public static let deliveredCode = "@outbox"
     public static let catalogAnswer = "@captcha"
+    public static let expectedAnswer = "@expected"
 
     private var remaining: ArraySlice<String>
     public let isInteractive = false
+    /// Why the last answer could not be given, when an `@expected` had nothing to stand for.
+    public private(set) var problem: String?
 
     public init(_ answers: [String]) {
         remaining = answers[...]
@@ -61,6 +77,12 @@ public final class ScriptedAnswers: AnswerSource {
              (Self.deliveredCode, .signInLink(_, let delivered?)):
             return delivered
         case (Self.catalogAnswer, .captcha(_, let known?)): return known
+        case (Self.expectedAnswer, _):
+            guard let known = question.knownAnswer else {
+                problem = "@expected: nothing knows the answer to this \(question.label) (the step's expectedAnswer gives none, and nothing was delivered to the local outbox)"
+                return nil
+            }
+            return known
         default: return answer
         }
     }

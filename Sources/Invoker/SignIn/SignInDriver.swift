@@ -20,6 +20,10 @@ public struct SignInSettings: Sendable {
     /// of the three triggers; Define never gets it. Empty leaves it out of the events.
     public var clientMetadata: [String: String]
     public var captchas: [CaptchaEntry]
+    /// The steps of its own the bootstrap registers (see ``LocalConfiguration/ownSteps``).
+    public var ownSteps: [DescribedStep]
+    /// The bootstrap to ask for their expected answers.
+    public var bootstrapSteps: BootstrapSteps?
     /// A widget token the local siteverify stand-in accepts, when the CAPTCHA provider is stood in for.
     public var passingWidgetToken: String?
 
@@ -36,6 +40,8 @@ public struct SignInSettings: Sendable {
         outboxPath = configuration.outboxPath
         smsOutboxPath = configuration.smsOutboxPath
         captchas = configuration.captchas
+        ownSteps = configuration.ownSteps
+        bootstrapSteps = configuration.bootstrapSteps
         passingWidgetToken = configuration.usesLocalSiteverify ? SiteverifyStandIn.passingToken : nil
     }
 }
@@ -115,9 +121,11 @@ public final class SignInDriver {
                     detail: "challengeName: CUSTOM_CHALLENGE")
                 guard case .create(let challenge) = create else { preconditionFailure("call checks the trigger") }
                 let parameters = challenge.response.publicChallengeParameters ?? [:]
-                let question = question(for: parameters, outbox: &outbox, codeInForce: &codeInForce)
+                let question = await question(
+                    for: parameters, identity: identity, clientMetadata: respondedMetadata, outbox: &outbox, codeInForce: &codeInForce)
                 guard let answer = answers.answer(question) else {
-                    throw .noMoreAnswers("no answer left for the \(question.label) (end of input or of --answers)")
+                    throw .noMoreAnswers(
+                        (answers as? ScriptedAnswers)?.problem ?? "no answer left for the \(question.label) (end of input or of --answers)")
                 }
                 if !answers.isInteractive { line("      \(style.paint(question.label, .bold)) \(style.paint("›", .cyan)) \(answer)") }
                 client("RespondToAuthChallenge  ANSWER=\(answer)\(clientMetadataText)")
@@ -193,8 +201,13 @@ public final class SignInDriver {
     }
 
     /// What to ask for the challenge Create built, with what the local services know about its answer.
-    private func question(for parameters: [String: String], outbox: inout OutboxWatcher, codeInForce: inout String?) -> Question {
+    private func question(
+        for parameters: [String: String], identity: EventIdentity, clientMetadata: [String: String]?,
+        outbox: inout OutboxWatcher, codeInForce: inout String?
+    ) async -> Question {
         switch parameters["challenge"] {
+        case let kind? where settings.ownSteps.contains(where: { $0.kind.rawValue == kind && !$0.deliversAnswer }):
+            return await ownStepQuestion(kind: kind, parameters: parameters, identity: identity, clientMetadata: clientMetadata)
         case let kind? where settings.flow.steps.contains(where: { $0.kind.rawValue == kind && $0.deliversAnswer }):
             return deliveredAnswer(kind: kind, parameters: parameters, outbox: &outbox, codeInForce: &codeInForce)
         case ChallengeKind.captcha.rawValue? where parameters["provider"] != nil:
@@ -208,6 +221,27 @@ public final class SignInDriver {
             return .captcha(imageURL: url, catalogAnswer: settings.captchas.first { $0.imageURL == url }?.answer)
         default:
             note("public challenge parameters: \(parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+            return .custom(publicParameters: parameters)
+        }
+    }
+
+    /// A challenge of a step the bootstrap registers: its kind and public parameters, and the answer the step expects
+    /// when the bootstrap can tell.
+    private func ownStepQuestion(
+        kind: String, parameters: [String: String], identity: EventIdentity, clientMetadata: [String: String]?
+    ) async -> Question {
+        let step = settings.ownSteps.first { $0.kind.rawValue == kind }
+        let shown = parameters.filter { $0.key != "challenge" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        note("step \(step?.name ?? "?") (kind \(kind), the bootstrap's own) · public challenge parameters: \(shown.joined(separator: " "))")
+        guard let step, let bootstrap = settings.bootstrapSteps else { return .custom(publicParameters: parameters) }
+        do {
+            let expected = try await bootstrap.expectedAnswer(
+                step: step.name, identity: identity, publicParameters: parameters, clientMetadata: clientMetadata ?? [:])
+            note(expected.map { "expected answer (the step's expectedAnswer): \(style.paint($0, .bold, .yellow))" }
+                ?? "the step's expectedAnswer gives none for this challenge")
+            return .custom(publicParameters: parameters, expected: expected)
+        } catch {
+            note("the bootstrap could not give the expected answer: \(error)")
             return .custom(publicParameters: parameters)
         }
     }

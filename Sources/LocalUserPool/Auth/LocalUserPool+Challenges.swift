@@ -22,7 +22,8 @@ extension LocalUserPool {
         guard let pending = session.pending, pending.challengeName.rawValue == challengeName else {
             throw PoolError(.invalidParameter, "The session waits for an answer to \"\(session.pending?.challengeName.rawValue ?? "nothing")\", not to \"\(challengeName)\".")
         }
-        if let name = responses["USERNAME"], ![session.requestedName, session.userName, session.user?.attributes["email"]].contains(name) {
+        if let name = responses["USERNAME"],
+           ![session.requestedName, session.userName, session.user?.attributes["email"]].contains(where: { $0?.lowercased() == name.lowercased() }) {
             throw PoolError(.notAuthorized, "The USERNAME \"\(name)\" is not the user of this session.")
         }
         session.pending = nil
@@ -65,7 +66,8 @@ extension LocalUserPool {
             var next = session
             next.pending = .newPassword
             let id = try sessions.store(next, now: .now)
-            let attributes = JSONValue.object(JSONObject(user.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+            let attributes = JSONValue.object(JSONObject(
+                user.attributes.filter { settings.clientReads($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
             return Self.challengeAnswer(.newPasswordRequired, parameters: [
                 "USER_ID_FOR_SRP": user.userName, "requiredAttributes": "[]",
                 "userAttributes": String(decoding: attributes.serialized(), as: UTF8.self),

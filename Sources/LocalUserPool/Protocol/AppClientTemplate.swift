@@ -1,8 +1,8 @@
 import Foundation
 
 /// The app-client settings of a CloudFormation/SAM template's `AWS::Cognito::UserPoolClient`, read from the few
-/// YAML lines that carry them (block style, as Deploy/template.yaml writes them): `ExplicitAuthFlows`,
-/// `PreventUserExistenceErrors` and `AuthSessionValidity`.
+/// YAML lines that carry them (as Deploy/template.yaml writes them): `ExplicitAuthFlows`, `WriteAttributes` and
+/// `ReadAttributes` (block lists or `[a, b]`), `PreventUserExistenceErrors` and `AuthSessionValidity`.
 public struct AppClientTemplate: Sendable, Equatable {
     /// Why a template could not be read.
     public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -16,11 +16,20 @@ public struct AppClientTemplate: Sendable, Equatable {
     public let preventUserExistenceErrors: Bool
     /// Minutes a sign-in session lives, when the template sets them.
     public let sessionValidityMinutes: Int?
+    /// The attributes the client may write (`WriteAttributes`); nil for every attribute, Cognito's default.
+    public let writeAttributes: Set<String>?
+    /// The attributes the client may read (`ReadAttributes`); nil for every attribute, Cognito's default.
+    public let readAttributes: Set<String>?
 
-    public init(flows: ClientAuthFlows, preventUserExistenceErrors: Bool, sessionValidityMinutes: Int?) {
+    public init(
+        flows: ClientAuthFlows, preventUserExistenceErrors: Bool, sessionValidityMinutes: Int?,
+        writeAttributes: Set<String>? = nil, readAttributes: Set<String>? = nil
+    ) {
         self.flows = flows
         self.preventUserExistenceErrors = preventUserExistenceErrors
         self.sessionValidityMinutes = sessionValidityMinutes
+        self.writeAttributes = writeAttributes
+        self.readAttributes = readAttributes
     }
 
     /// Reads the first `AWS::Cognito::UserPoolClient` resource of the template text.
@@ -41,20 +50,14 @@ public struct AppClientTemplate: Sendable, Equatable {
             properties.append(line)
         }
 
-        var flowNames: [String]?
-        if let start = properties.firstIndex(where: { Self.key(of: $0) == "ExplicitAuthFlows" }) {
-            let keyIndent = Self.indent(of: properties[start])
-            var names: [String] = []
-            for line in properties[(start + 1)...] {
-                let content = line.drop { $0 == " " }
-                guard content.hasPrefix("- "), Self.indent(of: line) >= keyIndent else { break }
-                names.append(Self.unquoted(Self.withoutComment(content.dropFirst(2))))
-            }
+        let flowNames = Self.list("ExplicitAuthFlows", in: properties)
+        if let names = flowNames {
             if let unknown = names.first(where: { !ClientAuthFlows.knownNames.contains($0) }) {
                 throw ReadError(reason: "ExplicitAuthFlows lists \"\(unknown)\", which is not a Cognito auth flow")
             }
-            flowNames = names
         }
+        writeAttributes = Self.list("WriteAttributes", in: properties).map(Set.init)
+        readAttributes = Self.list("ReadAttributes", in: properties).map(Set.init)
         flows = flowNames.map(ClientAuthFlows.init) ?? .cognitoDefault
         let prevent = properties.lazy.compactMap { Self.value(of: "PreventUserExistenceErrors", in: $0) }.first
         preventUserExistenceErrors = prevent != "LEGACY"
@@ -67,6 +70,23 @@ public struct AppClientTemplate: Sendable, Equatable {
         } else {
             sessionValidityMinutes = nil
         }
+    }
+
+    /// The list under `key`: `key: [a, b]` on one line, or `- a` lines below it; nil when the key is absent.
+    private static func list(_ key: String, in properties: [String]) -> [String]? {
+        guard let start = properties.firstIndex(where: { Self.key(of: $0) == key }) else { return nil }
+        if let inline = value(of: key, in: properties[start]) {
+            guard inline.hasPrefix("["), inline.hasSuffix("]") else { return [inline] }
+            return inline.dropFirst().dropLast().split(separator: ",").map { unquoted($0) }.filter { !$0.isEmpty }
+        }
+        let keyIndent = indent(of: properties[start])
+        var names: [String] = []
+        for line in properties[(start + 1)...] {
+            let content = line.drop { $0 == " " }
+            guard content.hasPrefix("- "), indent(of: line) >= keyIndent else { break }
+            names.append(unquoted(withoutComment(content.dropFirst(2))))
+        }
+        return names
     }
 
     private static func indent(of line: String) -> Int {

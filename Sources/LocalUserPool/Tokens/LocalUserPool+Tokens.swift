@@ -36,7 +36,24 @@ extension LocalUserPool {
         guard let userName = claims["username"]?.stringValue, let user = users.find(userName) else {
             throw PoolError(.notAuthorized, "User does not exist.")
         }
-        return .object(JSONObject([("Username", .string(user.userName)), ("UserAttributes", user.attributeList)]))
+        return .object(JSONObject([("Username", .string(user.userName)), ("UserAttributes", user.attributeList(readableBy: settings))]))
+    }
+
+    /// UpdateUserAttributes: the user of a live access token changes attributes the app client may write; any other
+    /// is refused as Cognito refuses it.
+    func updateUserAttributes(_ request: RequestBody) throws(PoolError) -> JSONValue {
+        let claims = try accessTokenClaims(try request.string("AccessToken"))
+        guard let userName = claims["username"]?.stringValue, var user = users.find(userName) else {
+            throw PoolError(.notAuthorized, "User does not exist.")
+        }
+        let changes = try request.attributes("UserAttributes")
+        guard !changes.isEmpty else { throw .missing("UserAttributes") }
+        guard changes.keys.allSatisfy(settings.clientWrites) else {
+            throw PoolError(.notAuthorized, "A client attempted to write unauthorized attribute")
+        }
+        try user.update(changes, now: unixNow)
+        users.replace(user)
+        return .object(JSONObject([("CodeDeliveryDetailsList", .array([]))]))
     }
 
     /// RevokeToken: the refresh token stops working, and so do the access tokens issued with it.
@@ -48,7 +65,9 @@ extension LocalUserPool {
 
     private func sign(_ user: PoolUser, authTime: Int64, now: Int64) throws(PoolError) -> IssuedTokens {
         do {
-            return try issuer.issue(subject: user.sub, userName: user.userName, attributes: user.attributes, authTime: authTime, now: now)
+            return try issuer.issue(
+                subject: user.sub, userName: user.userName, attributes: user.attributes.filter { settings.clientReads($0.key) },
+                authTime: authTime, now: now)
         } catch {
             throw PoolError(.internalError, "The tokens could not be signed: \"\(error)\".")
         }

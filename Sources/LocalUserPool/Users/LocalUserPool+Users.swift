@@ -60,6 +60,17 @@ extension LocalUserPool {
         return .object(user.description(attributesKey: "UserAttributes"))
     }
 
+    /// AdminUpdateUserAttributes: any attribute but `sub`, whatever the app client may write.
+    func adminUpdateUserAttributes(_ request: RequestBody) throws(PoolError) -> JSONValue {
+        try checkPool(request)
+        var user = try users.existing(try request.string("Username"))
+        let changes = try request.attributes("UserAttributes")
+        guard !changes.isEmpty else { throw .missing("UserAttributes") }
+        try user.update(changes, now: unixNow)
+        users.replace(user)
+        return .object(JSONObject())
+    }
+
     /// The salt and verifier for a password that satisfies the policy.
     func passwordVerifier(userName: String, password: String) throws(PoolError) -> SRPVerifier {
         try passwordPolicy.check(password)

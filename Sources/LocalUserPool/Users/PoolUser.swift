@@ -57,6 +57,27 @@ public struct PoolUser: Sendable {
         return .array([.attribute("sub", sub)] + others)
     }
 
+    /// Like ``attributeList``, with only the attributes the app client may read (GetUser).
+    func attributeList(readableBy settings: PoolSettings) -> JSONValue {
+        let others = attributes.filter { settings.clientReads($0.key) }.sorted { $0.key < $1.key }.map { JSONValue.attribute($0.key, $0.value) }
+        return .array([.attribute("sub", sub)] + others)
+    }
+
+    /// Sets the attributes in `changes`; an empty value removes one. `sub` cannot change. As in Cognito, a new
+    /// `email` or `phone_number` is unverified unless the change sets its `_verified` flag too.
+    mutating func update(_ changes: [String: String], now: Int64) throws(PoolError) {
+        if changes["sub"] != nil { throw PoolError(.invalidParameter, "Cannot modify the non-mutable attribute sub") }
+        for contact in ["email", "phone_number"] {
+            if let new = changes[contact], new != attributes[contact], changes["\(contact)_verified"] == nil, !new.isEmpty {
+                attributes["\(contact)_verified"] = "false"
+            }
+        }
+        for (name, value) in changes {
+            attributes[name] = value.isEmpty ? nil : value
+        }
+        modifiedAt = now
+    }
+
     /// The user as AdminGetUser and AdminCreateUser describe it (`Attributes` under the name `attributesKey`).
     func description(attributesKey: String) -> JSONObject {
         JSONObject([
