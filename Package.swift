@@ -169,7 +169,7 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "PosixLock",
+                "CognitoChallengeTesting", "PosixLock", "TestSupport", "CaptchaVerification",
             ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
