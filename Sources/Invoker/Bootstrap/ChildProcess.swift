@@ -32,6 +32,8 @@ public final class ChildProcess: Sendable {
         case standardError
         /// Both to /dev/null (a benchmark that must not fill the terminal).
         case discarded
+        /// Standard output to this descriptor (a pipe's write end, e.g. for metric lines), standard error shared.
+        case standardOutputTo(Int32)
     }
 
     public let pid: pid_t
@@ -61,6 +63,8 @@ public final class ChildProcess: Sendable {
         case .discarded:
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+        case .standardOutputTo(let descriptor):
+            posix_spawn_file_actions_adddup2(&actions, descriptor, STDOUT_FILENO)
         }
         #if os(Linux)
         // Nothing but the three standard descriptors reaches the child: not this process's listening sockets (the
