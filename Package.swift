@@ -172,7 +172,7 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus",
+                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification",
             ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),

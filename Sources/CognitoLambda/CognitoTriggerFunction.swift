@@ -7,6 +7,12 @@ import ChallengeFlows
 import CognitoTriggers
 import LambdaRuntime
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The Lambda function behind all three custom-auth triggers: it dispatches on the event's `triggerSource`, so one
 /// deployment can back Define, Create and Verify.
 ///
@@ -18,10 +24,21 @@ import LambdaRuntime
 public struct CognitoTriggerFunction: LambdaHandler {
     /// The triggers every invocation goes to.
     public let triggers: CognitoTriggerHandler
+    /// Writes the sign-in funnel of every invocation to standard output; nil when `METRICS=off`.
+    public let metrics: SignInMetrics?
+    /// Where metric lines go; standard output, where Lambda's log pipeline finds them.
+    let writeMetricLine: @Sendable ([UInt8]) -> Void
 
-    /// A function answered by `triggers`.
-    public init(triggers: CognitoTriggerHandler) {
+    /// A function answered by `triggers`, writing `metrics` (none by default) to standard output.
+    public init(triggers: CognitoTriggerHandler, metrics: SignInMetrics? = nil) {
+        self.init(triggers: triggers, metrics: metrics) { FileDescriptorOutput.write($0, to: STDOUT_FILENO) }
+    }
+
+    /// The same, with metric lines handed to `writeMetricLine` (tests).
+    init(triggers: CognitoTriggerHandler, metrics: SignInMetrics?, writeMetricLine: @escaping @Sendable ([UInt8]) -> Void) {
         self.triggers = triggers
+        self.metrics = metrics
+        self.writeMetricLine = writeMetricLine
     }
 
     /// Reads the configuration from the environment (`CHALLENGE_FLOW` may name any of `steps` next to the
@@ -48,7 +65,9 @@ public struct CognitoTriggerFunction: LambdaHandler {
             do {
                 let configuration = try TriggerConfiguration(environment: ProcessEnvironment.variables(), steps: steps)
                 for warning in configuration.startupWarnings { logger.warn(warning) }
-                let function = CognitoTriggerFunction(triggers: try CognitoTriggerHandler(configuration: configuration))
+                let function = CognitoTriggerFunction(
+                    triggers: try CognitoTriggerHandler(configuration: configuration),
+                    metrics: configuration.metrics.enabled ? SignInMetrics(settings: configuration.metrics) : nil)
                 WarmUp.run(configuration: configuration)
                 return function
             } catch {
@@ -58,10 +77,17 @@ public struct CognitoTriggerFunction: LambdaHandler {
     }
 
     /// Answers one event; a trigger error is logged in full and reported to Lambda with a message that names only
-    /// the request.
+    /// the request. Either way, one metric line says what happened.
     public func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
+        var facts = TriggerFacts()
+        defer {
+            if let metrics {
+                writeMetricLine(
+                    metrics.line(for: facts, initDuration: context.initDuration, timestamp: SystemClock.unixMilliseconds()))
+            }
+        }
         do {
-            let result = try triggers.handle(event)
+            let result = try triggers.handle(event, facts: &facts)
             if let warning = result.warning { context.logger.warn(warning) }
             context.logger.info(result.summary)
             return result.responseBytes

@@ -47,65 +47,95 @@ public final class CognitoTriggerHandler {
 
     /// Handles raw event bytes and returns the response event's bytes.
     public func handle(_ bytes: [UInt8]) throws(TriggerError) -> TriggerResult {
+        var facts = TriggerFacts()
+        return try handle(bytes, facts: &facts)
+    }
+
+    /// Handles raw event bytes, recording in `facts` what happened as it goes: when the invocation fails, `facts`
+    /// still tell how far it got (the result's ``TriggerResult/facts`` are the same when it succeeds).
+    public func handle(_ bytes: [UInt8], facts: inout TriggerFacts) throws(TriggerError) -> TriggerResult {
         let event: AuthChallengeEvent
         do {
             event = try AuthChallengeEvent(parsing: bytes)
         } catch {
+            facts.outcome = .error
             throw .invalidEvent(error)
         }
-        return try handle(event)
+        return try handle(event, facts: &facts)
     }
 
     /// Handles a decoded event.
     public func handle(_ event: AuthChallengeEvent) throws(TriggerError) -> TriggerResult {
+        var facts = TriggerFacts()
+        return try handle(event, facts: &facts)
+    }
+
+    /// Handles a decoded event, recording in `facts` what happened as it goes.
+    public func handle(_ event: AuthChallengeEvent, facts: inout TriggerFacts) throws(TriggerError) -> TriggerResult {
         let user = UserIdentity(userPoolId: event.header.userPoolId ?? "", userName: event.header.userName)
         switch event {
         case .define(var define):
+            facts.trigger = .define
             let decision = engine.define(define.request)
             define.response = decision.response
-            return TriggerResult(event: .define(define), summary: decision.description)
+            facts.outcome = switch decision {
+            case .present: .challengePresented
+            case .issueTokens: .tokensIssued
+            case .fail: .signInFailed
+            }
+            return TriggerResult(event: .define(define), summary: decision.description, facts: facts)
 
         case .create(var create):
-            let (issued, note) = try createChallenge(create.request, user: user)
+            facts.trigger = .create
+            let (issued, note) = try createChallenge(create.request, user: user, facts: &facts)
             create.response = issued.response
             let warning = issued.unusableAddress.map {
                 "No code was sent because \($0); the user was answered as an unknown user."
             }
             let summary = summary(of: issued, userNotFound: create.request.userNotFound)
             return TriggerResult(
-                event: .create(create), summary: note.map { "\(summary) (\($0))" } ?? summary, warning: warning)
+                event: .create(create), summary: note.map { "\(summary) (\($0))" } ?? summary, warning: warning,
+                facts: facts)
 
         case .verify(var verify):
-            let (correct, summary, warning) = try verifyAnswer(verify.request, user: user)
+            facts.trigger = .verify
+            let (correct, summary, warning) = try verifyAnswer(verify.request, user: user, facts: &facts)
             verify.response = VerifyAuthChallengeResponseResponse(answerCorrect: correct)
-            return TriggerResult(event: .verify(verify), summary: summary, warning: warning)
+            return TriggerResult(event: .verify(verify), summary: summary, warning: warning, facts: facts)
         }
     }
 
     /// Builds the challenge and sends its code, within the limits across sign-ins; returns a note for the log when
     /// the limits changed what happened.
     private func createChallenge(
-        _ request: CreateAuthChallengeRequest, user: UserIdentity
+        _ request: CreateAuthChallengeRequest, user: UserIdentity, facts: inout TriggerFacts
     ) throws(TriggerError) -> (IssuedChallenge, note: String?) {
         let now = clock()
         var issued: IssuedChallenge
         do {
             issued = try engine.create(request, user: user, now: now)
         } catch let error as CreateChallengeError {
+            facts.outcome = .error
             throw .challengeNotCreated(error)
         } catch {
+            facts.outcome = .error
             throw .randomnessUnavailable
         }
+        facts.stepKind = issued.kind
+        facts.channel = issued.channel
         var note: String?
         var throttled = false
         let deliversAnswer = engine.step(for: issued.kind)?.deliversAnswer ?? false
         if let limiter, deliversAnswer, !issued.reusedEarlierCode {
             let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
             let decision: SendDecision
+            let start = MonotonicInstant.now
             do {
+                defer { facts.stateStoreTime = start.duration(to: .now) }
                 decision = try limiter.decideSend(
                     key: key, seal: issued.seal, channel: issued.channel, delivers: issued.delivery != nil, now: now)
             } catch {
+                facts.outcome = .stateStoreError
                 throw .stateStoreUnavailable(error)
             }
             switch decision {
@@ -123,11 +153,14 @@ public final class CognitoTriggerHandler {
         if let message = issued.delivery {
             let start = MonotonicInstant.now
             do {
+                defer { facts.deliveryTime = start.duration(to: .now) }
                 try delivery.deliver(message)
             } catch {
+                facts.outcome = .deliveryFailed
                 throw .deliveryFailed(String(describing: error))
             }
             deliveryTimes[message.channel]?.record(start.duration(to: .now))
+            facts.outcome = .sent
         } else if deliversAnswer, !issued.reusedEarlierCode,
                   throttled || request.userNotFound || issued.unusableAddress != nil
         {
@@ -135,21 +168,36 @@ public final class CognitoTriggerHandler {
             // neither unknown users nor users without this channel apart.
             if let model = deliveryTimes[issued.channel ?? .email] { Pause.sleep(model.drawDelay()) }
         }
+        if facts.outcome == nil {
+            facts.outcome =
+                if throttled { .throttled }
+                else if issued.reusedEarlierCode { .reused }
+                else if deliversAnswer && (request.userNotFound || issued.unusableAddress != nil) { .decoy }
+                else { .issued }
+        }
         return (issued, note)
     }
 
     /// Judges an answer, and for a step that proves identity records it within the limits across sign-ins: the
     /// answer counts as right only if the write that uses it up succeeds.
     private func verifyAnswer(
-        _ request: VerifyAuthChallengeResponseRequest, user: UserIdentity
+        _ request: VerifyAuthChallengeResponseRequest, user: UserIdentity, facts: inout TriggerFacts
     ) throws(TriggerError) -> (correct: Bool, summary: String, warning: String?) {
         let now = clock()
         let seal = ChallengeSeal(privateParameters: request.privateChallengeParameters)
+        facts.stepKind = seal?.kind
         if let siteverify, let seal, seal.kind == .captcha {
-            return verifyWidgetToken(request, seal: seal, with: siteverify, now: now)
+            return verifyWidgetToken(request, seal: seal, with: siteverify, now: now, facts: &facts)
         }
         let verdict = engine.verdict(on: request, user: user, now: now)
         let outcome = verdict.outcome
+        facts.outcome = switch outcome {
+        case .correct: .correct
+        case .wrong: .wrong
+        case .expired: .expired
+        case .unknownUser, .unusableAddress: .decoy
+        case .refused, .notIssuedByThisFlow, .retiredKey: .refused
+        }
         var warning: String?
         if case .unusableAddress(let problem) = outcome {
             warning = "The answer was rejected because \(problem) and no code was sent."
@@ -160,22 +208,28 @@ public final class CognitoTriggerHandler {
               outcome != .notIssuedByThisFlow, outcome != .retiredKey
         else { return (outcome.isCorrect, outcome.description, warning) }
         let decision: AnswerDecision
+        let start = MonotonicInstant.now
         do {
+            defer { facts.stateStoreTime = start.duration(to: .now) }
             decision = try limiter.decideAnswer(
                 key: limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound),
                 seal: seal, correct: outcome.isCorrect, usedSequence: verdict.usedSequence,
                 requiresLiveCode: step.deliversAnswer, now: now)
         } catch {
+            facts.outcome = .stateStoreError
             throw .stateStoreUnavailable(error)
         }
         switch decision {
         case .accepted, .rejected:
             return (decision == .accepted, outcome.description, warning)
         case .failureBudgetSpent:
+            facts.outcome = .budgetExhausted
             return (false, "answer not judged: MAX_FAILURES_PER_WINDOW=\(limiter.limits.maxFailuresPerWindow) wrong answers reached", nil)
         case .notTheLiveCode:
+            facts.outcome = .notLiveCode
             return (false, "answer not judged: the code was never sent, was replaced by a newer one, or was already used", nil)
         case .replayed:
+            facts.outcome = .replayed
             return (false, "answer rejected: it was accepted before, and may be used only once", nil)
         }
     }
@@ -183,15 +237,24 @@ public final class CognitoTriggerHandler {
     /// Checks a CAPTCHA widget's token with the provider. Judged the same for real and unknown users: a CAPTCHA
     /// proves a human, not an identity.
     private func verifyWidgetToken(
-        _ request: VerifyAuthChallengeResponseRequest, seal: ChallengeSeal, with siteverify: SiteverifyClient, now: Int64
+        _ request: VerifyAuthChallengeResponseRequest, seal: ChallengeSeal, with siteverify: SiteverifyClient, now: Int64,
+        facts: inout TriggerFacts
     ) -> (correct: Bool, summary: String, warning: String?) {
-        guard seal.expiresAt > now else { return (false, VerifyOutcome.expired.description, nil) }
+        guard seal.expiresAt > now else {
+            facts.outcome = .expired
+            return (false, VerifyOutcome.expired.description, nil)
+        }
         // The same sign-in step and token give the same key, so a Verify that Cognito retries is not refused as a
         // duplicate (Turnstile); another step, or another token, gets another key.
         let key = CaptchaIdempotencyKey.derive(challenge: seal.metadata, token: request.challengeAnswer)
         switch siteverify.verify(token: request.challengeAnswer, idempotencyKey: key, now: now) {
-        case .passed: return (true, "CAPTCHA token accepted by \(siteverify.configuration.provider.rawValue)", nil)
-        case .rejected(let reason): return (false, "CAPTCHA token rejected: \(reason)", nil)
+        case .passed:
+            facts.outcome = .correct
+            return (true, "CAPTCHA token accepted by \(siteverify.configuration.provider.rawValue)", nil)
+        case .rejected(let reason):
+            facts.outcome = .captchaRejected
+            facts.captchaRejection = reason.reasonClass
+            return (false, "CAPTCHA token rejected: \(reason)", nil)
         }
     }
 
@@ -216,11 +279,14 @@ public struct TriggerResult: Sendable {
     /// A line for a WARN log, when the invocation met something an operator should hear of (e.g. a user without a
     /// usable address).
     public let warning: String?
+    /// What the invocation did, for metrics: the trigger, step, channel, outcome and timings.
+    public let facts: TriggerFacts
 
-    public init(event: AuthChallengeEvent, summary: String, warning: String? = nil) {
+    public init(event: AuthChallengeEvent, summary: String, warning: String? = nil, facts: TriggerFacts = TriggerFacts()) {
         self.event = event
         self.summary = summary
         self.warning = warning
+        self.facts = facts
     }
 
     /// The response event's bytes, ready for the Runtime API.

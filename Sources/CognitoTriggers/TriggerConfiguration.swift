@@ -56,6 +56,8 @@ public struct TriggerConfiguration: Sendable {
     /// Where per-user state across sign-ins is kept (`STATE_STORE`), and the limits it enforces.
     public let stateStore: StateStoreConfiguration
     public let limits: SignInLimits
+    /// The sign-in funnel's metrics (`METRICS`, `METRICS_NAMESPACE`).
+    public let metrics: MetricsSettings
     let keys: ChallengeKeys
 
     public static let defaultOutboxPath = "/tmp/cognito-challenge-outbox.jsonl"
@@ -151,6 +153,7 @@ public struct TriggerConfiguration: Sendable {
             throw .setting(variable: error.variable, problem: error.problem)
         }
         limits = try SignInLimits(environment: environment)
+        metrics = try MetricsSettings(environment: environment)
         switch value("CAPTCHA_PROVIDER") {
         case nil, "catalog":
             captchaProvider = nil

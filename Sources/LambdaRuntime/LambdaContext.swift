@@ -20,10 +20,14 @@ public struct LambdaContext: Sendable {
     public let cognitoIdentity: String?
     /// Writes in Lambda's log format, tagged with this invocation's request id.
     public let logger: LambdaLogger
+    /// Set on the first invocation of a process only (a cold start): how long the runtime took from its start to
+    /// its first request for an event, building the handler included. Lambda's own `Init Duration` also counts
+    /// loading the executable, before the runtime's first line runs.
+    public var initDuration: Duration?
 
     public init(
         requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
-        clientContext: String? = nil, cognitoIdentity: String? = nil, logger: LambdaLogger
+        clientContext: String? = nil, cognitoIdentity: String? = nil, logger: LambdaLogger, initDuration: Duration? = nil
     ) {
         self.requestID = requestID
         self.deadlineMilliseconds = deadlineMilliseconds
@@ -32,7 +36,11 @@ public struct LambdaContext: Sendable {
         self.clientContext = clientContext
         self.cognitoIdentity = cognitoIdentity
         self.logger = logger
+        self.initDuration = initDuration
     }
+
+    /// True on the first invocation of a process.
+    public var isColdStart: Bool { initDuration != nil }
 
     /// Time left before the deadline; negative once it has passed.
     public var remainingTime: Duration {

@@ -30,16 +30,7 @@ public struct LambdaLogger: Sendable {
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard isEnabled(level) else { return }
-        let line = render(level, message(), at: WallClock.sinceEpoch())
-        line.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        FileDescriptorOutput.write(render(level, message(), at: WallClock.sinceEpoch()), to: STDERR_FILENO)
     }
 
     public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
@@ -74,6 +65,27 @@ public struct LambdaLogger: Sendable {
             if let requestID { fields.append(("requestId", .string(requestID))) }
             let record = JSONValue.object(JSONObject(fields)).serialized()
             return LineBreaks.escapingUnicodeLineBreaks(inJSON: record) + [UInt8(ascii: "\n")]
+        }
+    }
+}
+
+/// Whole writes to the process's standard output or error.
+public enum FileDescriptorOutput {
+    /// Writes all of `bytes` to `descriptor` (e.g. `STDOUT_FILENO` for a metric line), going on after a partial
+    /// write or an interrupted one; gives up quietly when the stream is closed.
+    public static func write(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                #if canImport(Glibc)
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                #else
+                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                #endif
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import CurlHTTP
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,6 +24,7 @@ public enum LambdaRuntime {
     /// then exits (0 after SIGTERM, 1 otherwise). `makeHandler` gets the runtime's logger (for start-up lines); an
     /// error it throws is reported with `init/error`.
     public static func run<Handler: LambdaHandler>(makeHandler: (LambdaLogger) throws -> Handler) -> Never {
+        let startedAt = MonotonicInstant.now
         let configuration: RuntimeConfiguration
         do {
             configuration = try RuntimeConfiguration.fromEnvironment()
@@ -31,7 +33,7 @@ public enum LambdaRuntime {
             exit(1)
         }
         TerminationSignal.install()
-        let ending = serve(configuration: configuration, makeHandler: makeHandler)
+        let ending = serve(configuration: configuration, startedAt: startedAt, makeHandler: makeHandler)
         switch ending {
         case .terminated: configuration.logger.info("SIGTERM: stopping after the last invocation")
         case .initializationFailed(let reason), .runtimeAPIFailed(let reason): configuration.logger.fatal(reason)
@@ -40,8 +42,11 @@ public enum LambdaRuntime {
     }
 
     /// Builds the handler and serves invocations with this configuration; returns why it stopped instead of exiting.
+    /// The first invocation's context carries the time from `startedAt` to the first request for an event
+    /// (``LambdaContext/initDuration``).
     public static func serve<Handler: LambdaHandler>(
-        configuration: RuntimeConfiguration, makeHandler: (LambdaLogger) throws -> Handler
+        configuration: RuntimeConfiguration, startedAt: MonotonicInstant = .now,
+        makeHandler: (LambdaLogger) throws -> Handler
     ) -> RuntimeExit {
         let client: RuntimeAPIClient
         do {
@@ -62,16 +67,19 @@ public enum LambdaRuntime {
                 return .initializationFailed(reason + " (and init/error could not be sent: \(error))")
             }
         }
-        return loop(handler, client: client, logger: configuration.logger)
+        return loop(handler, client: client, logger: configuration.logger, startedAt: startedAt)
     }
 
     private static func loop(
-        _ handler: some LambdaHandler, client: RuntimeAPIClient, logger: LambdaLogger
+        _ handler: some LambdaHandler, client: RuntimeAPIClient, logger: LambdaLogger, startedAt: MonotonicInstant
     ) -> RuntimeExit {
         do {
             let traceVariable = TraceVariable()
+            var initDuration: Duration? = startedAt.duration(to: .now)
             while let invocation = try client.next(logger: logger) {
-                let context = invocation.context
+                var context = invocation.context
+                context.initDuration = initDuration
+                initDuration = nil
                 traceVariable.set(context.traceID)
                 let delivery =
                     switch Result(catching: { try handler.handle(invocation.event, context: context) }) {

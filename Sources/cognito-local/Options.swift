@@ -79,6 +79,9 @@ struct TransportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The function's memory size in MB (AWS_LAMBDA_FUNCTION_MEMORY_SIZE).", valueName: "MB"))
     var memory = 128
 
+    @Flag(help: "Print each invocation's metrics (the embedded-metric-format line the function writes) in the transcript.")
+    var metrics = false
+
     func validate() throws {
         guard timeout > 0, timeout <= 900 else { throw ValidationError("--timeout must be between 0 and 900 seconds") }
         guard (128...10240).contains(memory) else { throw ValidationError("--memory must be between 128 and 10240 MB") }
@@ -91,9 +94,9 @@ struct TransportOptions: ParsableArguments {
 
     /// The transport the options describe, for this configuration.
     func makeTransport(_ configuration: LocalConfiguration) throws(InvokerError) -> any TriggerTransport {
-        guard let bootstrap else { return try InProcessTransport(configuration: configuration) }
+        guard let bootstrap else { return try InProcessTransport(configuration: configuration, metrics: metrics) }
         return BootstrapTransport(settings: BootstrapSettings(
             path: bootstrap, environment: configuration.environment, timeout: .milliseconds(Int64((timeout * 1000).rounded())),
-            memorySizeMB: memory))
+            memorySizeMB: memory, capturesMetrics: metrics))
     }
 }

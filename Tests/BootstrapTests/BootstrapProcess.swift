@@ -7,6 +7,9 @@ import TestSupport
 final class BootstrapProcess: @unchecked Sendable {
     private let process = Process()
     private let errorOutput = Pipe()
+    private let output = Pipe()
+    /// Standard output, read as it comes (a pipe left unread would stall a process that writes much) until it ends.
+    private let outputReader = OutputReader()
 
     static let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -27,8 +30,9 @@ final class BootstrapProcess: @unchecked Sendable {
         process.environment = environment.merging(
             ["AWS_LAMBDA_RUNTIME_API": runtimeAPI, "PATH": "/usr/bin:/bin"]) { own, _ in own }
         process.standardError = errorOutput
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output
         try process.run()
+        outputReader.start(output.fileHandleForReading)
     }
 
     var processIdentifier: Int32 { process.processIdentifier }
@@ -52,6 +56,11 @@ final class BootstrapProcess: @unchecked Sendable {
         String(decoding: errorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
+    /// Everything written to standard output (the metric lines); call after the process ended.
+    func standardOutput() -> String {
+        String(decoding: outputReader.wait(), as: UTF8.self)
+    }
+
     func terminate() { kill(process.processIdentifier, SIGTERM) }
 
     deinit {
@@ -59,6 +68,29 @@ final class BootstrapProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+    }
+}
+
+/// Reads a file handle to its end on a thread of its own.
+final class OutputReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+    private var finished = false
+
+    func start(_ handle: FileHandle) {
+        Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }.start()
+    }
+
+    /// Everything read, once the writer closed its end.
+    func wait() -> Data {
+        if !finished {
+            done.wait()
+            finished = true
+        }
+        return data
     }
 }
 

@@ -15,11 +15,16 @@ public struct BootstrapSettings: Sendable {
     /// `AWS_LAMBDA_FUNCTION_MEMORY_SIZE` and the REPORT line's Memory Size.
     public var memorySizeMB: Int
     public var function: FunctionIdentity
+    /// Read the bootstrap's standard output and give each invocation its metric line (``Invocation/metrics``); other
+    /// output still goes to standard error.
+    public var capturesMetrics: Bool
 
     public init(
         path: String, environment: [String: String], timeout: Duration = .seconds(5), initTimeout: Duration = .seconds(10),
-        memorySizeMB: Int = 128, function: FunctionIdentity = FunctionIdentity(name: LocalDefaults.functionName)
+        memorySizeMB: Int = 128, function: FunctionIdentity = FunctionIdentity(name: LocalDefaults.functionName),
+        capturesMetrics: Bool = false
     ) {
+        self.capturesMetrics = capturesMetrics
         self.path = path
         self.environment = environment
         self.timeout = timeout
@@ -38,6 +43,8 @@ public actor BootstrapTransport: TriggerTransport {
     private let emulator: RuntimeAPIEmulator
     private var address: String?
     private var process: ChildProcess?
+    /// The running process's metric lines, when they are captured.
+    private var metricLines: MetricLineReader?
     /// The init duration of a fresh process, reported with its first invocation.
     private var pendingInitDuration: Duration?
     private var busy = false
@@ -103,7 +110,9 @@ public actor BootstrapTransport: TriggerTransport {
         let report = ExecutionReport(
             requestId: requestId, duration: duration, initDuration: initDuration, memorySizeMB: settings.memorySizeMB,
             maxMemoryUsedMB: process.peakMemoryMiB)
-        return Invocation(requestId: requestId, outcome: outcome, duration: duration, report: report)
+        // The function writes its line before it answers; the reader may see it a moment after the answer.
+        let metrics = metricLines?.take(waitingUpTo: .milliseconds(250))
+        return Invocation(requestId: requestId, outcome: outcome, duration: duration, report: report, metrics: metrics)
     }
 
     public func shutdown() async {
@@ -131,10 +140,21 @@ public actor BootstrapTransport: TriggerTransport {
             self.address = address
         }
         let child: ChildProcess
+        var output: ChildProcess.Output = .standardError
+        var ends: [Int32] = [-1, -1]
+        if settings.capturesMetrics {
+            guard pipe(&ends) == 0 else { throw .bootstrapDidNotStart("no pipe for its standard output: \(String(cString: strerror(errno)))") }
+            output = .standardOutputTo(ends[1])
+        }
         do {
-            child = try ChildProcess.spawn(settings.path, environment: lambdaEnvironment(runtimeAPI: address))
+            child = try ChildProcess.spawn(settings.path, environment: lambdaEnvironment(runtimeAPI: address), output: output)
         } catch {
+            if settings.capturesMetrics { close(ends[0]); close(ends[1]) }
             throw .bootstrapDidNotStart(error.description)
+        }
+        if settings.capturesMetrics {
+            close(ends[1])
+            metricLines = MetricLineReader(reading: ends[0])
         }
 
         enum Start: Sendable {

@@ -35,6 +35,8 @@ public final class ChildProcess: Sendable {
         /// Standard output to this file (created or emptied, readable only by its owner), standard error shared:
         /// for a process whose output is an answer to read, such as a bootstrap describing its steps.
         case file(String)
+        /// Standard output to this descriptor (a pipe's write end, e.g. for metric lines), standard error shared.
+        case standardOutputTo(Int32)
     }
 
     public let pid: pid_t
@@ -66,6 +68,8 @@ public final class ChildProcess: Sendable {
             posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
         case .file(let file):
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        case .standardOutputTo(let descriptor):
+            posix_spawn_file_actions_adddup2(&actions, descriptor, STDOUT_FILENO)
         }
         #if os(Linux)
         // Nothing but the three standard descriptors reaches the child: not this process's listening sockets (the

@@ -70,6 +70,7 @@ public struct EventInvoker {
 
     private func report(_ invocation: Invocation) {
         if let report = invocation.report { console.diagnostics(console.diagnosticStyle.paint(report.line, .dim)) }
+        if let metrics = invocation.metrics { console.diagnostics(console.diagnosticStyle.paint(metrics, .dim)) }
     }
 }
 

@@ -7,14 +7,24 @@ import Foundation
 public actor InProcessTransport: TriggerTransport {
     private let handler: CognitoTriggerHandler
     public nonisolated let label = "in-process"
+    /// Makes each invocation's metric line, when asked for (and `METRICS` is not `off`).
+    private let metrics: SignInMetrics?
+    /// How long the handler took to build, reported with the first invocation as a cold start's init time.
+    private var pendingInitDuration: Duration?
 
-    /// - Parameter delivery: where codes go instead of the configured delivery (e.g. to keep them out of the outbox).
-    public init(configuration: LocalConfiguration, delivery: (any CodeDelivery)? = nil) throws(InvokerError) {
+    /// - Parameters:
+    ///   - delivery: where codes go instead of the configured delivery (e.g. to keep them out of the outbox).
+    ///   - metrics: give each invocation the metric line the function would write.
+    public init(configuration: LocalConfiguration, delivery: (any CodeDelivery)? = nil, metrics: Bool = false) throws(InvokerError) {
+        let start = ContinuousClock.now
         do {
             handler = try CognitoTriggerHandler(configuration: configuration.triggers, delivery: delivery)
         } catch {
             throw .invalidConfiguration(error.description)
         }
+        let settings = configuration.triggers.metrics
+        self.metrics = metrics && settings.enabled ? SignInMetrics(settings: settings) : nil
+        pendingInitDuration = start.duration(to: .now)
     }
 
     public func invoke(_ event: [UInt8]) async -> Invocation {
@@ -22,14 +32,20 @@ public actor InProcessTransport: TriggerTransport {
         let start = ContinuousClock.now
         let outcome: FunctionOutcome
         var summary: String?
+        var facts = TriggerFacts()
         do {
-            let result = try handler.handle(event)
+            let result = try handler.handle(event, facts: &facts)
             outcome = .response(result.responseBytes)
             summary = result.summary
         } catch {
             outcome = .functionError(type: error.errorType, message: error.description)
         }
-        return Invocation(requestId: requestId, outcome: outcome, summary: summary, duration: start.duration(to: .now))
+        let line = metrics.map {
+            String(decoding: $0.line(for: facts, initDuration: pendingInitDuration, timestamp: SystemClock.unixMilliseconds()).dropLast(), as: UTF8.self)
+        }
+        pendingInitDuration = nil
+        return Invocation(
+            requestId: requestId, outcome: outcome, summary: summary, duration: start.duration(to: .now), metrics: line)
     }
 
     public func shutdown() async {}

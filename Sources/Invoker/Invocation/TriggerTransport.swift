@@ -20,16 +20,20 @@ public struct Invocation: Sendable {
     public let duration: Duration
     /// Lambda's figures for the invocation, when it ran in a bootstrap process.
     public let report: ExecutionReport?
+    /// The invocation's metric line (CloudWatch's embedded metric format, without its newline), when the transport
+    /// was asked for metrics and the function wrote one.
+    public let metrics: String?
 
     public init(
         requestId: String, outcome: FunctionOutcome, summary: String? = nil, duration: Duration,
-        report: ExecutionReport? = nil
+        report: ExecutionReport? = nil, metrics: String? = nil
     ) {
         self.requestId = requestId
         self.outcome = outcome
         self.summary = summary
         self.duration = duration
         self.report = report
+        self.metrics = metrics
     }
 }
 

@@ -323,6 +323,7 @@ public final class SignInDriver {
 
     private func report(_ invocation: Invocation?) {
         if let report = invocation?.report { line("   " + style.paint(report.line, .dim)) }
+        if let metrics = invocation?.metrics { line("   " + style.paint("metrics " + MetricsDigest.describe(metrics), .dim)) }
     }
 
     static func describe(_ session: [SessionEntry]) -> String {

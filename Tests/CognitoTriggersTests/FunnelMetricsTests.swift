@@ -1,0 +1,276 @@
+import EventCorpus
+import ChallengeFlows
+import ChallengeStateStore
+import CognitoEvents
+import CognitoTriggers
+import Foundation
+import LosslessJSON
+import TestSupport
+import Testing
+
+/// The sign-in funnel's metrics: the facts the handler reports, and the embedded-metric-format line made of them.
+@Suite("Sign-in funnel metrics (EMF)")
+struct FunnelMetricsTests {
+    let clock = TestClock()
+    let store = MemoryStateStore()
+    let delivery = RecordingDelivery()
+    static let metrics = SignInMetrics(settings: MetricsSettings(namespace: "CognitoChallenge", functionName: "sign-in-triggers"))
+
+    func handler(
+        _ extra: [String: String] = [:], store: (any StateStore)? = nil, delivery: (any CodeDelivery)? = nil
+    ) throws -> CognitoTriggerHandler {
+        let environment = [
+            "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "STATE_STORE": "memory",
+            "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog,
+        ].merging(extra) { $1 }
+        return try CognitoTriggerHandler(
+            configuration: TriggerConfiguration(environment: environment), delivery: delivery ?? self.delivery,
+            stateStore: store ?? self.store, clock: clock.read)
+    }
+
+    /// One invocation: its response (nil when it failed) and its metric line, checked against the specification.
+    struct Invoked {
+        let result: TriggerResult?
+        let line: EmbeddedMetricLine
+        let text: String
+
+        func value(_ metric: String) -> Double? { line.value(metric) }
+        var created: CreateAuthChallengeEvent? {
+            if case .create(let event)? = result?.event { event } else { nil }
+        }
+    }
+
+    func invoke(_ handler: CognitoTriggerHandler, _ bytes: [UInt8], initDuration: Duration? = nil) throws -> Invoked {
+        var facts = TriggerFacts()
+        let result = try? handler.handle(bytes, facts: &facts)
+        if let result { #expect(result.facts == facts) }
+        let bytes = Self.metrics.line(for: facts, initDuration: initDuration, timestamp: 1_763_800_000_123)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(bytes.last == UInt8(ascii: "\n") && bytes.dropLast().allSatisfy { $0 != 0x0A && $0 != 0x0D }, "one line")
+        return Invoked(result: result, line: try EmbeddedMetricLine(text), text: text)
+    }
+
+    func event(_ name: String) throws -> [UInt8] { try SignInLimitsTests.event(name) }
+
+    // MARK: The format
+
+    @Test("every line follows the specification, declares every counter, and names each dimension as a member")
+    func lineFollowsTheSpecification() throws {
+        let handler = try handler()
+        let create = try invoke(handler, try event("email-code/02-create-code.json"), initDuration: .milliseconds(42))
+        let line = create.line
+        #expect(line.root.keys.first == "_aws")
+        #expect(line.root["_aws"]?.objectValue?["Timestamp"] == .number(JSONNumber(1_763_800_000_123)))
+        #expect(Set(line.namespaces) == ["CognitoChallenge"])
+        #expect(line.dimensionSets.contains(["FunctionName"]))
+        #expect(line.dimensionSets.contains(["FunctionName", "Trigger", "StepKind", "Channel", "Outcome"]))
+        for counter in SignInMetrics.counters { #expect(line.units[counter] == "Count", "\(counter)") }
+        for timing in ["DeliveryMilliseconds", "StateStoreMilliseconds", "InitMilliseconds"] {
+            #expect(line.units[timing] == "Milliseconds", "\(timing)")
+        }
+        #expect(line.dimension("FunctionName") == "sign-in-triggers")
+        #expect(line.dimension("Trigger") == "Create")
+        #expect(line.dimension("StepKind") == "EMAIL_CODE")
+        #expect(line.dimension("Channel") == "email")
+        #expect(line.dimension("Outcome") == "sent")
+        #expect(line.value("InitMilliseconds") == 42)
+
+        // Define, Verify, and an event that cannot be read follow it too.
+        let define = try invoke(handler, try event("email-code/01-define-start.json"))
+        #expect(define.line.dimension("Trigger") == "Define" && define.line.dimension("Outcome") == "challenge")
+        #expect(define.line.units["InitMilliseconds"] == nil && define.value("ColdStart") == 0)
+        let created = try #require(create.created)
+        _ = try invoke(handler, try verifyEvent(after: created, answer: "000000"))
+        let unreadable = try invoke(handler, Array("{\"version\": ".utf8))
+        #expect(unreadable.line.dimensionSets == [["FunctionName"]])
+    }
+
+    @Test("the namespace is METRICS_NAMESPACE; METRICS=off turns metrics off; bad values name their variable")
+    func settings() throws {
+        let defaults = try MetricsSettings(environment: [:])
+        #expect(defaults == MetricsSettings(enabled: true, namespace: "CognitoChallenge", functionName: "local"))
+        let custom = try MetricsSettings(environment: [
+            "METRICS": "on", "METRICS_NAMESPACE": "Acme/SignIn", "AWS_LAMBDA_FUNCTION_NAME": "acme-triggers",
+        ])
+        #expect(custom == MetricsSettings(enabled: true, namespace: "Acme/SignIn", functionName: "acme-triggers"))
+        #expect(try MetricsSettings(environment: ["METRICS": "off"]).enabled == false)
+        #expect(throws: ConfigurationError.self) { try MetricsSettings(environment: ["METRICS": "maybe"]) }
+        #expect(throws: ConfigurationError.self) { try MetricsSettings(environment: ["METRICS_NAMESPACE": "AWS/Lambda"]) }
+        #expect(throws: ConfigurationError.self) { try MetricsSettings(environment: ["METRICS_NAMESPACE": "a\nb"]) }
+        let configured = try TriggerConfiguration(environment: [
+            "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "METRICS": "off",
+        ])
+        #expect(configured.metrics.enabled == false)
+
+        let line = SignInMetrics(settings: custom).line(for: TriggerFacts(trigger: .define), initDuration: nil, timestamp: 1_763_800_000_000)
+        #expect(try EmbeddedMetricLine(String(decoding: line, as: UTF8.self)).namespaces.allSatisfy { $0 == "Acme/SignIn" })
+    }
+
+    // MARK: One test per metric
+
+    @Test("ChallengeCreated, CodeDelivered and DeliveryMilliseconds move when a code is sent")
+    func codeDelivered() throws {
+        let sent = try invoke(try handler(), try event("email-code/02-create-code.json"))
+        #expect(sent.value("ChallengeCreated") == 1)
+        #expect(sent.value("CodeDelivered") == 1)
+        #expect((sent.value("DeliveryMilliseconds") ?? -1) >= 0)
+        #expect(delivery.messages.count == 1)
+    }
+
+    @Test("DeliveryFailed moves when the delivery fails")
+    func deliveryFailed() throws {
+        let failed = try invoke(try handler(delivery: FailingDelivery()), try event("email-code/02-create-code.json"))
+        #expect(failed.result == nil)
+        #expect(failed.value("DeliveryFailed") == 1)
+        #expect(failed.value("CodeDelivered") == 0 && failed.value("ChallengeCreated") == 0)
+        #expect(failed.line.dimension("Outcome") == "delivery-failed")
+        #expect(failed.value("DeliveryMilliseconds") != nil)
+    }
+
+    @Test("DecoyServed moves for an unknown user, and nothing is sent")
+    func decoyServed() throws {
+        let decoy = try invoke(try handler(), try event("email-code/13-create-user-not-found.json"))
+        #expect(decoy.value("DecoyServed") == 1)
+        #expect(decoy.value("ChallengeCreated") == 1)
+        #expect(decoy.value("CodeDelivered") == 0)
+        #expect(delivery.messages.isEmpty)
+    }
+
+    @Test("AnswerCorrect moves for the right code, AnswerWrong for a wrong one")
+    func answers() throws {
+        let handler = try handler()
+        let created = try #require(try invoke(handler, try event("email-code/02-create-code.json")).created)
+        let code = try #require(delivery.messages.first?.code)
+        let wrong = try invoke(handler, try verifyEvent(after: created, answer: code == "000000" ? "111111" : "000000"))
+        #expect(wrong.value("AnswerWrong") == 1 && wrong.value("AnswerCorrect") == 0)
+        #expect(wrong.line.dimension("Outcome") == "wrong")
+        #expect(wrong.value("StateStoreMilliseconds") != nil)
+        let right = try invoke(handler, try verifyEvent(after: created, answer: code))
+        #expect(right.value("AnswerCorrect") == 1 && right.value("AnswerWrong") == 0)
+        #expect(right.line.dimension("Trigger") == "Verify" && right.line.dimension("StepKind") == "EMAIL_CODE")
+    }
+
+    @Test("AnswerExpired moves for an answer after the code's validity")
+    func answerExpired() throws {
+        let handler = try handler()
+        let created = try #require(try invoke(handler, try event("email-code/02-create-code.json")).created)
+        clock.advance(181)
+        let late = try invoke(handler, try verifyEvent(after: created, answer: delivery.messages.first?.code ?? ""))
+        #expect(late.value("AnswerExpired") == 1 && late.value("AnswerCorrect") == 0)
+    }
+
+    @Test("Throttled moves when the user reached MAX_SENDS_PER_WINDOW")
+    func throttled() throws {
+        let handler = try handler(["MAX_SENDS_PER_WINDOW": "1", "RESEND_AFTER_SECONDS": "0"])
+        let first = try invoke(handler, try event("email-code/02-create-code.json"))
+        #expect(first.value("Throttled") == 0)
+        let second = try invoke(handler, try event("email-code/02-create-code.json"))
+        #expect(second.value("Throttled") == 1 && second.value("CodeDelivered") == 0)
+        #expect(second.line.dimension("Outcome") == "throttled")
+    }
+
+    @Test("FailureBudgetExhausted moves when the wrong answers of the window are spent")
+    func failureBudgetExhausted() throws {
+        let handler = try handler(["MAX_FAILURES_PER_WINDOW": "1"])
+        let created = try #require(try invoke(handler, try event("email-code/02-create-code.json")).created)
+        let code = try #require(delivery.messages.first?.code)
+        let wrong = code == "000000" ? "111111" : "000000"
+        #expect(try invoke(handler, try verifyEvent(after: created, answer: wrong)).value("FailureBudgetExhausted") == 0)
+        let spent = try invoke(handler, try verifyEvent(after: created, answer: code))
+        #expect(spent.value("FailureBudgetExhausted") == 1 && spent.value("AnswerCorrect") == 0)
+    }
+
+    @Test("StateStoreErrors moves when the state store fails; StateStoreMilliseconds times it")
+    func stateStoreErrors() throws {
+        let failed = try invoke(try handler(store: FailingStore()), try event("email-code/02-create-code.json"))
+        #expect(failed.result == nil)
+        #expect(failed.value("StateStoreErrors") == 1)
+        #expect(failed.value("StateStoreMilliseconds") != nil)
+        #expect(failed.line.dimension("Outcome") == "state-store-error")
+        let fine = try invoke(try handler(), try event("email-code/02-create-code.json"))
+        #expect(fine.value("StateStoreErrors") == 0 && (fine.value("StateStoreMilliseconds") ?? -1) >= 0)
+    }
+
+    @Test("CaptchaRejected moves, with the provider's reason class as a dimension")
+    func captchaRejected() throws {
+        let handler = try handler([
+            "CHALLENGE_FLOW": "captcha-email-code", "CAPTCHA_PROVIDER": "turnstile", "CAPTCHA_SITE_KEY": "0x4AAAAAAASiteKey",
+            "CAPTCHA_SECRET": "0x4AAAAAAASecretKeyForTestsOnly", "CAPTCHA_ENDPOINT": "http://127.0.0.1:1/siteverify",
+            "CAPTCHA_ALLOWED_HOSTNAMES": "login.example.com",
+        ])
+        let created = try #require(try invoke(handler, try event("captcha-email-code/02-create-captcha.json")).created)
+        let rejected = try invoke(handler, try verifyEvent(after: created, answer: ""))
+        #expect(rejected.value("CaptchaRejected") == 1)
+        #expect(rejected.line.dimension("CaptchaReason") == "unusable-token")
+        #expect(rejected.line.dimensionSets.contains(["FunctionName", "CaptchaReason"]))
+        #expect(rejected.line.dimension("StepKind") == "CAPTCHA")
+    }
+
+    @Test("ColdStart and InitMilliseconds move on a process's first invocation only")
+    func coldStart() throws {
+        let handler = try handler()
+        let first = try invoke(handler, try event("email-code/01-define-start.json"), initDuration: .microseconds(12_345))
+        #expect(first.value("ColdStart") == 1)
+        #expect(first.value("InitMilliseconds") == 12.345)
+        let next = try invoke(handler, try event("email-code/01-define-start.json"))
+        #expect(next.value("ColdStart") == 0 && next.value("InitMilliseconds") == nil)
+    }
+
+    // MARK: Nothing personal
+
+    @Test("no user name, address, phone number, code or token ever appears in a metric line")
+    func nothingPersonal() throws {
+        let handler = try handler(["CHALLENGE_FLOW": "email-or-sms-code", "SMS_DELIVERY": "outbox", "MAX_FAILURES_PER_WINDOW": "3"])
+        var lines: [String] = []
+        var secrets: Set<String> = []
+        for name in ["email-or-sms-code", "email-code", "sms-code"] {
+            for file in try FileManager.default.contentsOfDirectory(atPath: CorpusEvent.eventsDirectory.appendingPathComponent(name).path)
+            where file.hasSuffix(".json") && !file.hasSuffix(".expected.json") {
+                let bytes = try event("\(name)/\(file)")
+                let parsed = try JSONValue(parsing: bytes).objectValue
+                if let user = parsed?["userName"]?.stringValue { secrets.insert(user) }
+                for (_, value) in parsed?["request"]?.objectValue?["userAttributes"]?.objectValue ?? JSONObject() {
+                    if let text = value.stringValue, text.count > 5 { secrets.insert(text) }
+                }
+                let invoked = try invoke(handler, bytes)
+                lines.append(invoked.text)
+                if let created = invoked.created {
+                    for (_, value) in created.response.privateChallengeParameters ?? [:] where value.count > 16 { secrets.insert(value) }
+                    for answer in ["000000", "123456"] + delivery.messages.map(\.code) {
+                        lines.append(try invoke(handler, try verifyEvent(after: created, answer: answer)).text)
+                    }
+                }
+            }
+        }
+        for message in delivery.messages {
+            secrets.formUnion([message.recipient, message.userName, message.code])
+            if let link = message.link { secrets.insert(link) }
+        }
+        #expect(lines.count > 20)
+        #expect(!secrets.isEmpty)
+        for line in lines {
+            for secret in secrets where secret.count >= 4 { #expect(!line.contains(secret), "\(secret) in \(line)") }
+            #expect(!line.contains("@"), "\(line)")
+            #expect(line.firstMatch(of: /\+\d{6,}/) == nil, "\(line)")
+            // Every digit run is a timestamp or a measurement, never a six-digit code standing alone.
+            #expect(line.firstMatch(of: /"\d{6}"/) == nil, "\(line)")
+        }
+    }
+}
+
+/// A delivery that always fails.
+final class FailingDelivery: CodeDelivery, Sendable {
+    struct Failure: Error {}
+    func deliver(_ message: CodeMessage) throws { throw Failure() }
+}
+
+/// A state store that cannot be reached.
+final class FailingStore: StateStore, Sendable {
+    func read(_ key: String, now: Int64) throws(StateStoreError) -> StateRecord? {
+        throw .timedOut(operation: "GetItem", table: "sign-in-state", budget: .milliseconds(100))
+    }
+
+    func write(_ key: String, _ record: StateRecord, expectedVersion: Int64?, now: Int64) throws(StateStoreError) -> WriteOutcome {
+        throw .timedOut(operation: "PutItem", table: "sign-in-state", budget: .milliseconds(100))
+    }
+}
