@@ -3,7 +3,7 @@ import CognitoEvents
 import Foundation
 import Invoker
 import LosslessJSON
-import Synchronization
+import PosixLock
 import Testing
 
 /// Scripted sign-ins with the text-message and sign-in-link steps, through the real triggers in this process; the
@@ -165,7 +165,7 @@ struct EventClientMetadataTests {
 
 /// The events a ``RecordingTransport`` passed on: each trigger source and its request's `clientMetadata`.
 final class EventRecorder: Sendable {
-    private let recorded = Mutex<[(trigger: String, clientMetadata: JSONValue?)]>([])
+    private let recorded = PosixLock<[(trigger: String, clientMetadata: JSONValue?)]>([])
 
     var events: [(trigger: String, clientMetadata: JSONValue?)] { recorded.withLock { $0 } }
 
