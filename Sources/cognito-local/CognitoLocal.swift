@@ -9,7 +9,7 @@ struct CognitoLocal: AsyncParsableCommand {
         commandName: "cognito-local",
         abstract: "Run the Cognito custom-auth triggers locally: invoke events, walk whole sign-ins, serve a Lambda endpoint.",
         discussion: ExitStatusTable.text,
-        subcommands: [Invoke.self, SignIn.self, Serve.self, Pool.self, GenerateEvent.self])
+        subcommands: [Invoke.self, SignIn.self, Serve.self, Pool.self, GenerateEvent.self, Check.self])
 }
 
 /// Runs a command body, turning an ``InvokerError`` into one line on standard error and its exit status.
@@ -51,6 +51,7 @@ enum ExitStatusTable {
           8   the bootstrap did not start
           9   the bootstrap crashed during an invocation
           10  the sign-in needed an answer and none was left
+          11  check: an event did not do what its expectation says
           64  usage error
         """
 }

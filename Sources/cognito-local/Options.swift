@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import EventCorpus
 import Invoker
 
 /// Where the triggers' configuration comes from, over the embedded development defaults.
@@ -82,6 +83,9 @@ struct TransportOptions: ParsableArguments {
     @Flag(help: "Print each invocation's metrics (the embedded-metric-format line the function writes) in the transcript.")
     var metrics = false
 
+    @Option(help: ArgumentHelp("The function's wall clock, standing still at these Unix seconds (with --bootstrap through libfaketime), e.g. 1763800000 for Events/.", valueName: "seconds"))
+    var now: Int64?
+
     func validate() throws {
         guard timeout > 0, timeout <= 900 else { throw ValidationError("--timeout must be between 0 and 900 seconds") }
         guard (128...10240).contains(memory) else { throw ValidationError("--memory must be between 128 and 10240 MB") }
@@ -94,9 +98,16 @@ struct TransportOptions: ParsableArguments {
 
     /// The transport the options describe, for this configuration.
     func makeTransport(_ configuration: LocalConfiguration) throws(InvokerError) -> any TriggerTransport {
-        guard let bootstrap else { return try InProcessTransport(configuration: configuration, metrics: metrics) }
+        guard let bootstrap else { return try InProcessTransport(configuration: configuration, metrics: metrics, now: now) }
+        var environment = configuration.environment
+        if let now {
+            guard let library = FakeTime.library else {
+                throw .invalidConfiguration("--now with --bootstrap needs libfaketime to set the bootstrap's clock (apt-get install faketime)")
+            }
+            environment.merge(FakeTime.environment(frozenAt: now, library: library)) { $1 }
+        }
         return BootstrapTransport(settings: BootstrapSettings(
-            path: bootstrap, environment: configuration.environment, timeout: .milliseconds(Int64((timeout * 1000).rounded())),
+            path: bootstrap, environment: environment, timeout: .milliseconds(Int64((timeout * 1000).rounded())),
             memorySizeMB: memory, capturesMetrics: metrics))
     }
 }

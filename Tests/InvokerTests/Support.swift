@@ -98,9 +98,9 @@ func run(
     try process.run()
     if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
     try? stdin.fileHandleForWriting.close()
-    let outputs = Task.detached {
-        (stdout.fileHandleForReading.readDataToEndOfFile(), stderr.fileHandleForReading.readDataToEndOfFile())
-    }
+    // Both read at once: a child that fills one pipe while the other is read would wait for ever.
+    let standardOutput = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }
+    let standardError = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }
     let watchdog = Task {
         try await Task.sleep(for: timeout)
         process.interrupt()
@@ -109,7 +109,7 @@ func run(
     }
     for await _ in exited.stream {}
     watchdog.cancel()
-    let (out, err) = await outputs.value
+    let (out, err) = (await standardOutput.value, await standardError.value)
     return ProcessOutput(
         status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
 }

@@ -15,10 +15,14 @@ public actor InProcessTransport: TriggerTransport {
     /// - Parameters:
     ///   - delivery: where codes go instead of the configured delivery (e.g. to keep them out of the outbox).
     ///   - metrics: give each invocation the metric line the function would write.
-    public init(configuration: LocalConfiguration, delivery: (any CodeDelivery)? = nil, metrics: Bool = false) throws(InvokerError) {
+    ///   - now: a wall clock standing still at these Unix seconds (`--now`), instead of the system's.
+    public init(
+        configuration: LocalConfiguration, delivery: (any CodeDelivery)? = nil, metrics: Bool = false, now: Int64? = nil
+    ) throws(InvokerError) {
         let start = ContinuousClock.now
         do {
-            handler = try CognitoTriggerHandler(configuration: configuration.triggers, delivery: delivery)
+            let clock: @Sendable () -> Int64 = if let now { { now } } else { SystemClock.unixSeconds }
+            handler = try CognitoTriggerHandler(configuration: configuration.triggers, delivery: delivery, clock: clock)
         } catch {
             throw .invalidConfiguration(error.description)
         }

@@ -22,6 +22,8 @@ public enum CommandExitStatus: Int32, Sendable, CaseIterable {
     case bootstrapCrashed = 9
     /// The sign-in needed an answer (or a password) and none was left: end of input or of `--answers`.
     case noMoreAnswers = 10
+    /// `check`: at least one event did not produce what its expectation says.
+    case checkFailed = 11
     /// The command line is wrong (swift-argument-parser's usage status).
     case usage = 64
 }
@@ -37,6 +39,7 @@ public enum InvokerError: Error, Sendable, Equatable, CustomStringConvertible {
     case bootstrapDidNotStart(String)
     case bootstrapCrashed(String)
     case noMoreAnswers(String)
+    case checkFailed(failed: Int, total: Int)
     case usage(String)
 
     public var exitStatus: CommandExitStatus {
@@ -50,6 +53,7 @@ public enum InvokerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .bootstrapDidNotStart: .bootstrapDidNotStart
         case .bootstrapCrashed: .bootstrapCrashed
         case .noMoreAnswers: .noMoreAnswers
+        case .checkFailed: .checkFailed
         case .usage: .usage
         }
     }
@@ -66,6 +70,7 @@ public enum InvokerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .bootstrapDidNotStart(let reason): "the bootstrap did not start: \(reason)"
         case .bootstrapCrashed(let reason): "the bootstrap crashed: \(reason)"
         case .noMoreAnswers(let reason): reason
+        case .checkFailed(let failed, let total): "\(failed) of \(total) events did not produce what their expectations say"
         case .usage(let reason): reason
         }
     }
