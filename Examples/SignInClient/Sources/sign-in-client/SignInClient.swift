@@ -94,7 +94,7 @@ struct SignInClient: ParsableCommand {
             prompt(line + "\n")
         } else {
             print(line)
-            fflush(stdout)  // a challenge is on screen (or in the pipe) before its answer is asked for
+            fflush(nil)  // every stream: a challenge is on screen (or in the pipe) before its answer is asked for
         }
     }
 
