@@ -78,6 +78,10 @@ struct SignInClient: ParsableCommand {
             try signIn()
         } catch let error as CognitoServiceError {
             prompt("sign-in-client: \(error)\n")
+            if error.operation == "InitiateAuth", error.type == "NotAuthorizedException", !srp, password == nil {
+                // What Define answers to an SRP flow started without SRP_A.
+                prompt("sign-in-client: if the pool's flow starts with the password (srp-email-code), give --srp or --password\n")
+            }
             throw ExitCode(1)
         } catch let error as ClientFailure {
             prompt("sign-in-client: \(error)\n")
