@@ -157,11 +157,15 @@ def test_captcha_then_email_code(pools, transport, answer_files):
     assert "challenge: EMAIL_CODE" in progress
 
 
-def test_magic_link_answered_with_the_whole_link(pools, answer_files):
-    pool = pools(flow="magic-link")
+@pytest.mark.parametrize("link", [None, "https://app.example.com/sign-in#token={token}"])
+def test_magic_link_answered_with_the_whole_link(pools, answer_files, link):
+    # cognito-local's own link has the token in the query string; a deployed page's has it in the fragment.
+    pool = pools(flow="magic-link", env={"MAGIC_LINK_URL": link} if link else None)
     output, progress = signed_in_json(pool, "--answer-command", answer_command(pool, answer_files, field="link"))
     assert output["challenges"] == ["CUSTOM_CHALLENGE"]
     assert "challenge: MAGIC_LINK" in progress
+    sent = [json.loads(line) for line in pool.outbox.read_text().splitlines() if line.strip()][-1]["link"]
+    assert sent.startswith((link or "http://localhost:3000/sign-in?token={token}").split("{")[0])
 
 
 def test_client_metadata_chooses_the_channel(pools, answer_files):

@@ -20,7 +20,7 @@ struct AnswerSource {
         if let command {
             text = try run(command, challengeName: challengeName, round: round, parameters: parameters)
         } else {
-            prompt("answer › ")
+            prompt("     answer › ")
             guard let line = readLine(strippingNewline: true) else {
                 throw ClientFailure("standard input ended before the answer to challenge \(round)")
             }

@@ -164,7 +164,7 @@ struct SignInClient: ParsableCommand {
                 say("\(challenges.count). CUSTOM_CHALLENGE")
                 for key in parameters.keys.sorted() { say("     \(key): \(parameters[key]!)") }
                 let answer = try answers.answer(challengeName: name, round: challenges.count, parameters: parameters)
-                say("     answer › \(answer)")
+                if answerCommand != nil { say("     answer › \(answer)") }  // typed answers are on screen already
                 responses = ["USERNAME": parameters["USERNAME"] ?? user, "ANSWER": answer]
             default:
                 throw ClientFailure("\(name) is not a challenge of the custom-auth flows; this client answers only PASSWORD_VERIFIER and CUSTOM_CHALLENGE")
