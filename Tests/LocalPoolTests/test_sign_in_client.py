@@ -195,3 +195,13 @@ def test_bad_client_metadata_is_a_usage_error(pools):
     run = sign_in(pools(), "--client-metadata", "channel")
     assert run.returncode == 64
     assert "--client-metadata" in run.stderr
+
+
+@pytest.mark.parametrize("flow, channel", [("sms-code", "sms"), ("email-or-sms-code", "email")])
+def test_code_flows(pools, answer_files, flow, channel):
+    # email-or-sms-code as a first step: InitiateAuth's ClientMetadata does not reach Create, so the code goes by email.
+    pool = pools(flow=flow)
+    output, _ = signed_in_json(pool, "--client-metadata", "channel=sms", "--answer-command", answer_command(pool, answer_files))
+    assert output["challenges"] == ["CUSTOM_CHALLENGE"]
+    messages = [json.loads(line) for line in pool.outbox.read_text().splitlines() if line.strip()]
+    assert messages[-1]["channel"] == channel
