@@ -50,6 +50,8 @@ let package = Package(
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
         .library(name: "SMSChallenge", targets: ["SMSChallenge"]),
         .library(name: "MagicLinkChallenge", targets: ["MagicLinkChallenge"]),
+        // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
+        .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
