@@ -287,3 +287,36 @@ def test_magic_link_in_a_second_tab(pools, browser, request):
     screenshot(browser, request)
     browser.close()
     browser.switch_to.window(first)
+
+
+def last_message(pool):
+    return [json.loads(line) for line in pool.outbox.read_text().splitlines() if line.strip()][-1]
+
+
+def test_sms_code(pools, browser, request):
+    pool = pools("bootstrap", flow="sms-code")
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser)
+    wait_for_state(browser, "code")
+    assert "by text message to +*******0100" in status_text(browser)
+    code = wait_for_code(pool, before)
+    assert last_message(pool)["channel"] == "sms"
+    enter_code(browser, code)
+    assert_signed_in(browser, pool)
+    screenshot(browser, request)
+
+
+def test_password_then_the_channel_picked(pools, browser, request):
+    """email-or-sms-code after the password: the picker's choice travels as ClientMetadata channel."""
+    pool = pools("bootstrap", flow="srp+email-or-sms-code")
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser, password=PASSWORD, channel="sms")
+    wait_for_state(browser, "code")
+    assert "by text message" in status_text(browser)
+    code = wait_for_code(pool, before)
+    assert last_message(pool)["channel"] == "sms"
+    enter_code(browser, code)
+    assert_signed_in(browser, pool)
+    screenshot(browser, request)
