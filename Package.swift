@@ -144,7 +144,8 @@ let package = Package(
             dependencies: [
                 "Invoker", "CognitoSRP", "CognitoTokens", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "LocalHTTPServer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+            ],
+            resources: [.copy("Page")]
         ),
         .executableTarget(
             name: "cognito-local",

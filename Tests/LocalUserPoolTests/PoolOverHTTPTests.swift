@@ -119,6 +119,27 @@ struct PoolOverHTTPTests {
             #expect(missing.status == 404)
         }
     }
+
+    @Test("the sign-in page is served at / with its modules, a strict Content-Security-Policy and the pool's ids")
+    func signInPage() async throws {
+        try await PoolHarness.run { harness in
+            let page = try await harness.get("/")
+            #expect(page.status == 200)
+            #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+            let policy = page.header("Content-Security-Policy") ?? ""
+            #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
+            #expect(page.header("Referrer-Policy") == "no-referrer")
+            #expect(String(decoding: page.body, as: UTF8.self).contains("<script type=\"module\" src=\"/page/app.js\">"))
+            for module in ["app.js", "cognito.js", "srp.js", "captcha.js"] {
+                let script = try await harness.get("/page/\(module)")
+                #expect(script.status == 200 && script.header("Content-Type") == "text/javascript; charset=utf-8")
+            }
+            let config = try JSONValue(parsing: try await harness.get("/page/pool.json").body).objectValue
+            #expect(config?["clientId"]?.stringValue == Self.clientId)
+            #expect(try await harness.get("/page/secret.txt").status == 404)
+            #expect(try await harness.get("/page/../Package.swift").status == 404)
+        }
+    }
 }
 
 /// A function that always ends the same way: for the failures the real triggers never produce.

@@ -2,7 +2,7 @@ import LocalHTTPServer
 import LosslessJSON
 import NIOHTTP1
 
-/// The local user pool over HTTP: `POST /` with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>` (what
+/// The local user pool over HTTP: its sign-in page at `GET /` (``SignInPage``), `POST /` with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>` (what
 /// the AWS SDKs send to `endpoint_url`), `GET /<poolId>/.well-known/jwks.json` and `openid-configuration`, and CORS
 /// for browser pages of the allowed origins only (``CrossOriginPolicy``). Each connection is its own task.
 public final class PoolEndpoint: Sendable {
@@ -81,6 +81,9 @@ public final class PoolEndpoint: Sendable {
     ) async -> PoolHTTPAnswer {
         let path = String(request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
         let poolId = pool.settings.userPoolId
+        if request.method == .GET, let page = SignInPage.answer(path: path, settings: pool.settings) {
+            return page
+        }
         switch (request.method, path) {
         case (.GET, "/\(poolId)/.well-known/jwks.json"):
             return PoolHTTPAnswer(document: pool.jwks)

@@ -77,7 +77,7 @@ public struct PoolHTTPAnswer: LocalHTTPAnswer {
             body: body)
     }
 
-    private init(status: Int, headers: [(String, String)], body: [UInt8]) {
+    init(status: Int, headers: [(String, String)], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = body

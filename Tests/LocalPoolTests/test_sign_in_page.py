@@ -1,0 +1,322 @@
+"""The sign-in page `cognito-local pool` serves at `/`, in headless Chromium driven by selenium: every sign-in runs
+the page's own JavaScript against the pool's Cognito JSON API, with the triggers in the built bootstrap. A screenshot
+of each final state goes to the output folder (SIGN_IN_PAGE_OUTPUT, else a temporary folder, printed); a failure
+also saves the page's console log and a screenshot there."""
+import json
+import os
+import pathlib
+import shutil
+import socket
+import tempfile
+import time
+
+import pytest
+
+from conftest import POOL_ID
+
+selenium = pytest.importorskip("selenium", reason="selenium is not installed (.ci/setup --test installs it)")
+from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import TimeoutException, WebDriverException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+PASSWORD = "Correct-Horse-9"
+CATALOG_ANSWERS = {
+    entry["imageURL"]: entry["answer"]
+    for entry in json.loads((pathlib.Path(__file__).resolve().parents[2] / "Deploy" / "captcha-catalog.json").read_text())
+}
+OUTPUT = pathlib.Path(os.environ.get("SIGN_IN_PAGE_OUTPUT") or tempfile.mkdtemp(prefix="sign-in-page-"))
+
+
+def chromium_options():
+    options = webdriver.ChromeOptions()
+    for binary in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(binary):
+            options.binary_location = shutil.which(binary)
+            break
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=900,1000", "--no-first-run", "--disable-extensions"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return options
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for the module; the tests skip, saying why, only when it cannot start."""
+    driver_path = shutil.which("chromedriver")
+    try:
+        service = webdriver.ChromeService(executable_path=driver_path) if driver_path else webdriver.ChromeService()
+        driver = webdriver.Chrome(options=chromium_options(), service=service)
+    except WebDriverException as error:
+        pytest.skip(f"Chromium cannot start (apt-get install chromium chromium-driver): {error.msg}")
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    print(f"\nsign-in page screenshots in {OUTPUT}")
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def browser(chromium, request):
+    """The browser with one tab, cleared between tests; on failure its console log and a screenshot are saved."""
+    yield chromium
+    report = getattr(request.node, "report_call", None)
+    name = request.node.name.replace("/", "_")
+    if report is not None and report.failed:
+        chromium.save_screenshot(str(OUTPUT / f"{name}-FAILED.png"))
+        log = chromium.get_log("browser")
+        (OUTPUT / f"{name}-console.log").write_text("\n".join(f"{e['level']} {e['message']}" for e in log))
+        print(f"page at failure: {OUTPUT / (name + '-FAILED.png')}; console log: {json.dumps(log, indent=1)}")
+    for handle in chromium.window_handles[1:]:
+        chromium.switch_to.window(handle)
+        chromium.close()
+    chromium.switch_to.window(chromium.window_handles[0])
+    chromium.get("about:blank")
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def open_page(browser, pool):
+    browser.get(f"{pool.url}/")
+    wait_for_state(browser, "start")
+
+
+def wait_for_state(browser, *states, timeout=20):
+    try:
+        WebDriverWait(browser, timeout).until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") in states)
+    except TimeoutException:
+        state = browser.find_element(By.TAG_NAME, "body").get_attribute("data-state")
+        raise AssertionError(f"the page stayed in state {state!r}, not {states}: {status_text(browser)!r}")
+    return browser.find_element(By.TAG_NAME, "body").get_attribute("data-state")
+
+
+def status_text(browser):
+    return browser.find_element(By.ID, "status").text
+
+
+def fill(browser, element_id, text):
+    field = browser.find_element(By.ID, element_id)
+    field.clear()
+    field.send_keys(text)
+
+
+def submit(browser, form_id):
+    browser.find_element(By.CSS_SELECTOR, f"#{form_id} button[type=submit]").click()
+
+
+def start(browser, user="jane", password=None, channel=None):
+    fill(browser, "username", user)
+    if password is not None:
+        fill(browser, "password", password)
+    if channel:
+        browser.find_element(By.CSS_SELECTOR, f"input[name=channel][value={channel}]").click()
+    submit(browser, "start-form")
+
+
+def wait_for_code(pool, before, user="jane"):
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        codes = pool.codes(user)
+        if len(codes) > before:
+            return codes[-1]
+        time.sleep(0.05)
+    raise AssertionError(f"no new code for {user} in the outbox")
+
+
+def enter_code(browser, code):
+    fill(browser, "code", code)
+    submit(browser, "code-form")
+
+
+def claims_shown(browser):
+    rows = browser.find_elements(By.CSS_SELECTOR, "#claims tbody tr")
+    return {row.find_element(By.TAG_NAME, "th").text: row.find_element(By.TAG_NAME, "td").text for row in rows}
+
+
+def screenshot(browser, request):
+    browser.save_screenshot(str(OUTPUT / f"{request.node.name}.png"))
+
+
+def assert_signed_in(browser, pool, user="jane"):
+    wait_for_state(browser, "signed-in")
+    claims = claims_shown(browser)
+    assert claims["cognito:username"] == user
+    assert claims["iss"] == pool.issuer and claims["token_use"] == "id"
+    assert browser.find_element(By.ID, "signed-in-heading").text == f"Signed in as {user}"
+    stored = browser.execute_script("return JSON.stringify([Object.keys(localStorage), Object.keys(sessionStorage)])")
+    assert stored == "[[],[]]", "tokens stay in memory"
+    return claims
+
+
+def test_page_is_served_with_a_strict_policy(pools):
+    import urllib.request
+    pool = pools("bootstrap")
+    with urllib.request.urlopen(f"{pool.url}/") as response:
+        policy = response.headers["Content-Security-Policy"]
+        assert response.headers["Content-Type"].startswith("text/html")
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        html = response.read().decode()
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "default-src 'none'" in policy
+    assert "<script>" not in html and "style=" not in html, "no inline script or style"
+    with urllib.request.urlopen(f"{pool.url}/page/pool.json") as response:
+        assert json.load(response)["userPoolId"] == POOL_ID
+
+
+def test_email_code_sign_in_and_sign_out(pools, browser, request):
+    pool = pools("bootstrap")
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser)
+    wait_for_state(browser, "code")
+    assert "j***@e***.com" in status_text(browser)
+    code_input = browser.find_element(By.ID, "code")
+    assert code_input.get_attribute("autocomplete") == "one-time-code"
+    enter_code(browser, wait_for_code(pool, before))
+    claims = assert_signed_in(browser, pool)
+    assert claims["email"] == "jane.doe@example.com"
+    screenshot(browser, request)
+    submit(browser, "sign-out-form")
+    wait_for_state(browser, "signed-out")
+    assert "revoked" in status_text(browser)
+    assert "Refresh Token has been revoked" in pool.log_text() or "RevokeToken" in pool.log_text()
+
+
+@pytest.mark.parametrize("user", ["jane", "nobody"])
+def test_three_wrong_codes_end_the_sign_in(pools, browser, request, user):
+    pool = pools("bootstrap")
+    open_page(browser, pool)
+    start(browser, user=user)
+    wait_for_state(browser, "code")
+    texts = []
+    for left in ("2 attempts left", "1 attempt left"):
+        enter_code(browser, "000000" if pool.codes(user)[-1:] != ["000000"] else "111111")
+        wait_for_state(browser, "wrong-code")
+        WebDriverWait(browser, 10).until(lambda b: left in status_text(b))
+        texts.append(status_text(browser))
+    enter_code(browser, "000000" if pool.codes(user)[-1:] != ["000000"] else "111111")
+    wait_for_state(browser, "too-many-attempts")
+    texts.append(status_text(browser))
+    assert texts[0] == "Wrong code. 2 attempts left." and texts[1] == "Wrong code. 1 attempt left."
+    assert texts[2] == "Too many wrong attempts. This sign-in has ended; start again."
+    screenshot(browser, request)
+
+
+def test_srp_then_code(pools, browser, request):
+    pool = pools("bootstrap", flow="srp-email-code")
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser, password=PASSWORD)
+    wait_for_state(browser, "code")
+    enter_code(browser, wait_for_code(pool, before))
+    assert_signed_in(browser, pool)
+    screenshot(browser, request)
+
+
+def test_srp_with_a_wrong_password(pools, browser, request):
+    pool = pools("bootstrap", flow="srp-email-code")
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser, password="Wrong-Horse-10")
+    wait_for_state(browser, "wrong-password")
+    assert status_text(browser) == "Incorrect user name or password."
+    assert len(pool.codes()) == before, "no code after a wrong password"
+    screenshot(browser, request)
+
+
+def test_captcha_then_code(pools, browser, request):
+    pool = pools("bootstrap", flow="captcha-email-code")
+    open_page(browser, pool)
+    start(browser)
+    wait_for_state(browser, "captcha")
+    image = browser.find_element(By.ID, "captcha-image").get_attribute("src")
+    fill(browser, "captcha-answer", "wrong")
+    submit(browser, "captcha-form")
+    wait_for_state(browser, "wrong-captcha")
+    assert "2 attempts left" in status_text(browser)
+    image = browser.find_element(By.ID, "captcha-image").get_attribute("src")
+    before = len(pool.codes())
+    fill(browser, "captcha-answer", CATALOG_ANSWERS[image])
+    submit(browser, "captcha-form")
+    wait_for_state(browser, "code")
+    enter_code(browser, wait_for_code(pool, before))
+    assert_signed_in(browser, pool)
+    screenshot(browser, request)
+
+
+def test_captcha_widget_of_the_local_stand_in(pools, browser, request):
+    pool = pools("bootstrap", flow="captcha-email-code", env={"CAPTCHA_PROVIDER": "turnstile"})
+    open_page(browser, pool)
+    start(browser)
+    wait_for_state(browser, "captcha")
+    widget = browser.find_element(By.CSS_SELECTOR, "#captcha-widget button")
+    assert "turnstile stand-in" in widget.text
+    before = len(pool.codes())
+    widget.click()
+    submit(browser, "captcha-form")
+    wait_for_state(browser, "code")
+    enter_code(browser, wait_for_code(pool, before))
+    assert_signed_in(browser, pool)
+    screenshot(browser, request)
+
+
+def test_magic_link_in_a_second_tab(pools, browser, request):
+    port = free_port()
+    pool = pools("bootstrap", flow="magic-link", args=("--port", str(port)),
+                 env={"MAGIC_LINK_URL": f"http://127.0.0.1:{port}/#token={{token}}"})
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser)
+    wait_for_state(browser, "link-sent")
+    assert "sign-in link" in status_text(browser)
+    wait_for_code(pool, before)
+    messages = [json.loads(line) for line in pool.outbox.read_text().splitlines() if line.strip()]
+    link = messages[-1]["link"]
+    assert link.startswith(f"http://127.0.0.1:{port}/#token=")
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    browser.get(link)
+    wait_for_state(browser, "link")
+    assert "token" not in browser.current_url, "the token is removed from the address bar"
+    assert browser.find_element(By.ID, "link-username").get_attribute("value") == "jane"
+    submit(browser, "link-form")
+    assert_signed_in(browser, pool)
+    screenshot(browser, request)
+    browser.close()
+    browser.switch_to.window(first)
+
+
+def last_message(pool):
+    return [json.loads(line) for line in pool.outbox.read_text().splitlines() if line.strip()][-1]
+
+
+def test_sms_code(pools, browser, request):
+    pool = pools("bootstrap", flow="sms-code")
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser)
+    wait_for_state(browser, "code")
+    assert "by text message to +*******0100" in status_text(browser)
+    code = wait_for_code(pool, before)
+    assert last_message(pool)["channel"] == "sms"
+    enter_code(browser, code)
+    assert_signed_in(browser, pool)
+    screenshot(browser, request)
+
+
+def test_password_then_the_channel_picked(pools, browser, request):
+    """email-or-sms-code after the password: the picker's choice travels as ClientMetadata channel."""
+    pool = pools("bootstrap", flow="srp+email-or-sms-code")
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser, password=PASSWORD, channel="sms")
+    wait_for_state(browser, "code")
+    assert "by text message" in status_text(browser)
+    code = wait_for_code(pool, before)
+    assert last_message(pool)["channel"] == "sms"
+    enter_code(browser, code)
+    assert_signed_in(browser, pool)
+    screenshot(browser, request)
