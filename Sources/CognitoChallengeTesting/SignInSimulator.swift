@@ -63,7 +63,11 @@ public struct SignInSimulator {
     ///   - flow: as `CHALLENGE_FLOW` would be written, e.g. `"srp+totp"`.
     ///   - steps: steps of your own that `flow` may name.
     ///   - registry: the built-in steps, configured as the flow needs them (e.g. a CAPTCHA catalog).
+    ///   - policy: code length, attempts and validity; the defaults when nil.
     ///   - random: where codes and picks come from; inject a seeded source for repeatable runs.
+    ///   - user: whom the sign-in is for.
+    ///   - userAttributes: the user's attributes, as Cognito would send them.
+    ///   - now: the simulated time at the start, in Unix seconds.
     public init(
         flow: String, steps: [any ChallengeStep] = [], registry: StepRegistry = .builtIn(), policy: ChallengePolicy? = nil,
         random: any RandomSource = SystemRandom(), user: UserIdentity = SignInSimulator.defaultUser,

@@ -2,7 +2,7 @@
 public struct SimulatedAnswer: Sendable, Equatable, ExpressibleByStringLiteral {
     /// What the user types.
     public enum Choice: Sendable, Equatable {
-        /// The right answer: the step's own (``ChallengeFlows/ChallengeStep/expectedAnswer(publicParameters:context:)``)
+        /// The right answer: the step's own (`ChallengeStep.expectedAnswer(publicParameters:context:)`)
         /// or else the last code delivered.
         case right
         /// An answer that is surely wrong: the right digits each changed, or `nope`.

@@ -47,7 +47,7 @@ public struct CognitoTriggerFunction: LambdaHandler {
     ///
     /// For the local tools, `COGNITO_CHALLENGE_DESCRIBE=1` (or the argument `--describe`) instead prints the step
     /// registry as JSON and exits, and `COGNITO_CHALLENGE_EXPECTED_ANSWER` (or `--expected-answer`) prints a step's
-    /// expected answer (see ``StepDescription``), without contacting the Runtime API. Lambda sets neither.
+    /// expected answer (see `StepDescription` in CognitoTriggers), without contacting the Runtime API. Lambda sets neither.
     public static func run(steps: [any ChallengeStep] = []) -> Never {
         if let reply = StepDescription.reply(
             environment: ProcessEnvironment.variables(), arguments: CommandLine.arguments, steps: steps,
