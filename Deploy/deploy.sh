@@ -9,8 +9,9 @@
 #      `aws cloudformation deploy`; parameters not given keep their values in an existing stack
 #   5. prints the stack's outputs and the try-sign-in.sh command line
 # ConfigurationDigest is a digest of the zip's contents (BUILDINFO aside), the template, the parameter
-# overrides and the secret parameter's version: whenever one of them changes, a new function version is
-# published and `live` moves to it; a deployment with nothing changed publishes nothing.
+# overrides and the secret parameters' versions (the code hash secret's, and CaptchaSecretParameter's when one is
+# given): whenever one of them changes, a new function version is published and `live` moves to it; a deployment
+# with nothing changed publishes nothing.
 set -euo pipefail
 
 deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -147,6 +148,17 @@ else
     die "cannot read the secret parameter $secret_parameter (nothing created): $(aws_error)"
 fi
 
+# The CAPTCHA service's secret key (--parameter CaptchaSecretParameter=NAME) is never created here: it must exist.
+captcha_secret_parameter=$(extra_value CaptchaSecretParameter)
+captcha_secret_item=''
+if [[ -n $captcha_secret_parameter ]]; then
+    captcha_secret_version=$(in_region aws ssm get-parameter --name "$captcha_secret_parameter" --query Parameter.Version \
+        --output text) || die "cannot read the CAPTCHA secret parameter $captcha_secret_parameter (create it first: see" \
+        "Deploy/README.md, 'The CAPTCHA service's secret key'): $(aws_error)"
+    log "the CAPTCHA secret $captcha_secret_parameter exists (version $captcha_secret_version)"
+    captcha_secret_item="captcha:$captcha_secret_parameter@$captcha_secret_version"
+fi
+
 # 3. SES: the sender's identity, and the sandbox
 ses_region=$(extra_value SesRegion)
 ses_region=${ses_region:-$region}
@@ -186,7 +198,8 @@ overrides=("SenderAddress=$sender" "CodeHashSecretParameter=$secret_parameter")
 [[ -n $tier ]] && overrides+=("UserPoolTier=$tier")
 [[ -n $kms_key ]] && overrides+=("SecretKmsKeyArn=$kms_key")
 overrides+=("${extra[@]}")
-digest=$(python3 - "$zip" "$zip_template" "$secret_parameter@$secret_version" "${overrides[@]}" <<'EOF'
+digest=$(python3 - "$zip" "$zip_template" "$secret_parameter@$secret_version" ${captcha_secret_item:+"$captcha_secret_item"} \
+    "${overrides[@]}" <<'EOF'
 import hashlib, sys, zipfile
 zip_path, template, *rest = sys.argv[1:]
 digest = hashlib.sha256()

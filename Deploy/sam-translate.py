@@ -5,7 +5,10 @@ AWS::Serverless transform), for a few sets of parameter values, and checks what 
   - the triggers and Cognito's invoke permission name the `live` alias (an AWS::Lambda::Alias), not the function
   - the environment names the SSM parameter (CODE_HASH_SECRET_PARAMETER), SES_REGION, and
     SES_CONFIGURATION_SET only when one is given; no plaintext CODE_HASH_SECRET
-  - ssm:GetParameter is allowed on exactly the parameter's ARN (no double slash for a /path name)
+  - the CAPTCHA_* variables appear only when their parameters are given (CAPTCHA_PROVIDER only for a CAPTCHA
+    service, not catalog), CAPTCHA_SECRET_PARAMETER names the SSM parameter; no plaintext CAPTCHA_SECRET
+  - ssm:GetParameter is allowed on exactly the parameter's ARN (no double slash for a /path name), and on the
+    CAPTCHA secret's parameter only when CaptchaSecretParameter is given
   - ses:SendEmail covers the identity in the SES Region, plus the configuration set when one is given
   - kms:Decrypt (through SSM only) appears only with SecretKmsKeyArn
   - the pool's UserPoolTier and DeletionProtection come from the parameters
@@ -43,7 +46,16 @@ CASES = {
         "SenderAddress": "no-reply@example.com", "SenderIdentity": "example.com", "SesRegion": "us-east-1",
         "SesConfigurationSet": "codes", "CodeHashSecretParameter": "plain-name", "SecretKmsKeyArn": KMS_KEY,
         "UserPoolTier": "ESSENTIALS", "DeletionProtection": "INACTIVE", "ConfigurationDigest": "0123456789abcdef",
+        "ChallengeFlow": "captcha-email-code", "CaptchaProvider": "turnstile", "CaptchaSiteKey": "0x4AAAAAAASiteKey",
+        "CaptchaAllowedHostnames": "login.example.com,app.example.com", "CaptchaAction": "login",
+        "CaptchaSecretParameter": "/cognito-challenge/captcha-secret",
     },
+}
+
+# Each CAPTCHA parameter and the variable it sets, when given.
+CAPTCHA_VARIABLES = {
+    "CaptchaSiteKey": "CAPTCHA_SITE_KEY", "CaptchaAllowedHostnames": "CAPTCHA_ALLOWED_HOSTNAMES",
+    "CaptchaAction": "CAPTCHA_ACTION", "CaptchaSecretParameter": "CAPTCHA_SECRET_PARAMETER",
 }
 
 
@@ -157,6 +169,15 @@ def check(name, template, values):
         problems.append("SES_CONFIGURATION_SET is set with no configuration set given")
     if "CODE_HASH_SECRET" in variables:
         problems.append("the environment holds a plaintext CODE_HASH_SECRET")
+    provider = evaluator.values["CaptchaProvider"]
+    captcha_expected = {variable: evaluator.values[parameter] for parameter, variable in CAPTCHA_VARIABLES.items()
+                        if evaluator.values[parameter]}
+    if provider != "catalog":
+        captcha_expected["CAPTCHA_PROVIDER"] = provider
+    captcha_found = {variable: value for variable, value in variables.items()
+                     if variable.startswith("CAPTCHA_") and variable != "CAPTCHA_CATALOG"}
+    if captcha_found != captcha_expected:
+        problems.append(f"the CAPTCHA variables are {captcha_found}, not {captcha_expected}")
 
     role = resources[function["Role"].removeprefix("<GetAtt ").removesuffix(".Arn>")]
     by_action = {}
@@ -164,9 +185,13 @@ def check(name, template, values):
         for action in as_list(statement["Action"]):
             by_action.setdefault(action, []).append(statement)
     secret_arn = f"arn:aws:ssm:{REGION}:{ACCOUNT}:parameter/{secret_name.lstrip('/')}"
+    expected_ssm = [[secret_arn]]
+    captcha_secret = evaluator.values["CaptchaSecretParameter"]
+    if captcha_secret:
+        expected_ssm.append([f"arn:aws:ssm:{REGION}:{ACCOUNT}:parameter/{captcha_secret.lstrip('/')}"])
     ssm = by_action.get("ssm:GetParameter", [])
-    if [as_list(s["Resource"]) for s in ssm] != [[secret_arn]]:
-        problems.append(f"ssm:GetParameter is on {[s['Resource'] for s in ssm]}, not exactly {secret_arn}")
+    if [as_list(s["Resource"]) for s in ssm] != expected_ssm:
+        problems.append(f"ssm:GetParameter is on {[s['Resource'] for s in ssm]}, not exactly {expected_ssm}")
     identity = evaluator.values["SenderIdentity"] or evaluator.values["SenderAddress"]
     expected_ses = [f"arn:aws:ses:{ses_region}:{ACCOUNT}:identity/{identity}"]
     if configuration_set:
@@ -190,7 +215,8 @@ def check(name, template, values):
     if problems:
         print(f"{name}: " + "; ".join(problems))
         return 1
-    print(f"{name}: translates; triggers and permission on {aliases[0]}, GetParameter on {secret_arn}, "
+    print(f"{name}: translates; triggers and permission on {aliases[0]}, "
+          f"GetParameter on {', '.join(arn for arns in expected_ssm for arn in arns)}, CAPTCHA by {provider}, "
           f"SendEmail on {len(expected_ses)} resource(s) in {ses_region}, kms:Decrypt {'granted' if key else 'not needed'}")
     return 0
 

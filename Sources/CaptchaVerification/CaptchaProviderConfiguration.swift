@@ -58,16 +58,26 @@ public struct CaptchaProviderConfiguration: Sendable, Equatable {
     /// Reads the `CAPTCHA_*` variables and `RECAPTCHA_MIN_SCORE`; the first problem found is thrown, naming its
     /// variable. An empty variable counts as unset. Should any quoted value hold the secret, it shows as `[secret]`.
     public init(environment: [String: String]) throws(CaptchaConfigurationError) {
+        try self.init(
+            environment: environment, secret: EnvironmentReader(environment: environment).value("CAPTCHA_SECRET"),
+            secretVariable: "CAPTCHA_SECRET")
+    }
+
+    /// Reads the `CAPTCHA_*` variables and `RECAPTCHA_MIN_SCORE` like ``init(environment:)``, except the secret key,
+    /// which the caller has read already — e.g. from the SSM Parameter Store `SecureString` that
+    /// `CAPTCHA_SECRET_PARAMETER` names — and which `CAPTCHA_SECRET` then no longer gives. A problem with the secret
+    /// names `secretVariable`, the variable it came from; should any quoted value hold it, it shows as `[secret]`.
+    public init(environment: [String: String], secret: String?, secretVariable: String) throws(CaptchaConfigurationError) {
         let reader = EnvironmentReader(environment: environment)
         do {
-            self = try Self.read(reader)
+            self = try Self.read(reader, secret: secret.flatMap { $0.isEmpty ? nil : $0 }, secretVariable: secretVariable)
         } catch {
-            guard let secret = reader.value("CAPTCHA_SECRET") else { throw error }
+            guard let secret, !secret.isEmpty else { throw error }
             throw CaptchaConfigurationError(variable: error.variable, problem: error.problem.replacingText(secret, with: "[secret]"))
         }
     }
 
-    private static func read(_ reader: EnvironmentReader) throws(CaptchaConfigurationError) -> Self {
+    private static func read(_ reader: EnvironmentReader, secret: String?, secretVariable: String) throws(CaptchaConfigurationError) -> Self {
         let providerName = try reader.required("CAPTCHA_PROVIDER", purpose: "name the CAPTCHA service: turnstile, recaptcha or hcaptcha")
         guard let provider = CaptchaProvider(rawValue: providerName.lowercased()) else {
             throw CaptchaConfigurationError(
@@ -77,9 +87,13 @@ public struct CaptchaProviderConfiguration: Sendable, Equatable {
         guard !siteKey.contains(where: EnvironmentReader.isUnprintable) else {
             throw CaptchaConfigurationError(variable: "CAPTCHA_SITE_KEY", problem: "is \"\(siteKey)\", which holds spaces or control characters")
         }
-        let secret = try reader.required("CAPTCHA_SECRET", purpose: "give the secret key shared with the CAPTCHA service")
+        guard let secret else {
+            throw CaptchaConfigurationError(
+                variable: "CAPTCHA_SECRET",
+                problem: "is not set: give the secret key shared with the CAPTCHA service (in a deployment, set CAPTCHA_SECRET_PARAMETER to the SSM SecureString parameter that holds it instead)")
+        }
         guard !secret.contains(where: EnvironmentReader.isUnprintable) else {
-            throw CaptchaConfigurationError(variable: "CAPTCHA_SECRET", problem: "holds spaces or control characters (its value is not shown)")
+            throw CaptchaConfigurationError(variable: secretVariable, problem: "holds spaces or control characters (its value is not shown)")
         }
         let hostnames = try reader.hostnames("CAPTCHA_ALLOWED_HOSTNAMES")
         let action = reader.value("CAPTCHA_ACTION")

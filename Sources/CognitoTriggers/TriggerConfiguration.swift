@@ -158,9 +158,15 @@ public struct TriggerConfiguration: Sendable {
         case nil, "catalog":
             captchaProvider = nil
             captchas = try value("CAPTCHA_CATALOG").map(CaptchaCatalog.load(path:)) ?? []
-        default:
+        case let name?:
+            // The secret key, like the code hash secret, is CAPTCHA_SECRET or the SSM parameter CAPTCHA_SECRET_PARAMETER
+            // names; it is read only for a provider that exists, so that a misspelt provider is reported first.
+            let secret: [UInt8]? =
+                if CaptchaProvider(rawValue: name.lowercased()) != nil { try secrets.value(of: "CAPTCHA_SECRET") } else { nil }
             do {
-                captchaProvider = try CaptchaProviderConfiguration(environment: environment)
+                captchaProvider = try CaptchaProviderConfiguration(
+                    environment: environment, secret: secret.map { String(decoding: $0, as: UTF8.self) },
+                    secretVariable: value("CAPTCHA_SECRET_PARAMETER") == nil ? "CAPTCHA_SECRET" : "CAPTCHA_SECRET_PARAMETER")
             } catch {
                 throw .setting(variable: error.variable, problem: error.problem)
             }

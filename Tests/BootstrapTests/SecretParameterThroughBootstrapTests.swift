@@ -93,6 +93,98 @@ import Testing
     }
 }
 
+/// The CAPTCHA provider's secret key from an SSM `SecureString` (`CAPTCHA_SECRET_PARAMETER`), read at start-up by the
+/// same machinery as the code hash secret, here from moto's Parameter Store on 127.0.0.1, through the real `bootstrap`;
+/// siteverify (a stand-in that answers `invalid-input-secret` to any other secret) accepts a token only if the function
+/// sends it the parameter's value.
+@Suite(.serialized) struct CaptchaSecretParameterThroughBootstrapTests {
+    static let captchaSecret = "0x4AAAAAAASsmHeldCaptchaSecretKey"
+    static let siteKey = "0x4AAAAAAASiteKey"
+    static let parameterName = "/cognito-challenge/captcha-secret"
+
+    static func environment(moto: String, siteverify: UInt16) -> [String: String] {
+        SecretParameterThroughBootstrapTests.aws(moto).merging([
+            "CHALLENGE_FLOW": "captcha-email-code", "CODE_HASH_SECRET": SecretParameterThroughBootstrapTests.secret,
+            "CAPTCHA_PROVIDER": "turnstile", "CAPTCHA_SITE_KEY": siteKey, "CAPTCHA_ALLOWED_HOSTNAMES": "login.example.com",
+            "CAPTCHA_ACTION": "login", "CAPTCHA_ENDPOINT": "http://127.0.0.1:\(siteverify)/turnstile/siteverify",
+        ]) { $1 }
+    }
+
+    static func putParameter(_ endpoint: String, name: String, value: String) throws -> Int32 {
+        let put = Process()
+        put.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        put.arguments = [
+            "python3", "-c",
+            "import boto3,sys; boto3.client('ssm', endpoint_url=sys.argv[1], region_name='us-east-1', aws_access_key_id='AKIDLOCAL', "
+                + "aws_secret_access_key='local-secret').put_parameter(Name=sys.argv[2], Value=sys.argv[3], Type='SecureString')",
+            endpoint, name, value,
+        ]
+        try put.run()
+        put.waitUntilExit()
+        return put.terminationStatus
+    }
+
+    @Test func theCaptchaSecretIsReadFromParameterStoreAtStartUp() async throws {
+        let motoPort = LocalServerProcess.freePort()
+        let moto = try LocalServerProcess(arguments: ["moto_server", "-H", "127.0.0.1", "-p", String(motoPort)], port: motoPort)
+        defer { moto.stop() }
+        let motoEndpoint = "http://127.0.0.1:\(motoPort)"
+        #expect(try Self.putParameter(motoEndpoint, name: Self.parameterName, value: Self.captchaSecret) == 0)
+        let siteverifyPort = LocalServerProcess.freePort()
+        let standIn = try LocalServerProcess(
+            arguments: ["python3", CaptchaProviderThroughBootstrapTests.script, String(siteverifyPort), Self.captchaSecret, Self.siteKey],
+            port: siteverifyPort, startTimeout: .seconds(15))
+        defer { standIn.stop() }
+
+        let (bootstrap, emulator, start, _) = try await SecretParameterThroughBootstrapTests.start(
+            Self.environment(moto: motoEndpoint, siteverify: siteverifyPort).merging(["CAPTCHA_SECRET_PARAMETER": Self.parameterName]) { $1 })
+        guard case .ready = start else { Issue.record("did not start: \(bootstrap.standardError())"); return }
+        guard case .response(let created) = try await invoke(emulator, try sampleEvent("captcha-email-code/02-create-captcha.json")) else {
+            Issue.record("Create failed: \(bootstrap.standardError())"); return
+        }
+        let create = try #require(try JSONValue(parsing: created).objectValue)
+        #expect(member(create, "response", "publicChallengeParameters", "provider") == "turnstile")
+        #expect(try await answerCorrect(emulator, create: create, answer: "pass.\(UInt64.random(in: 0...UInt64.max))") == .bool(true))
+        #expect(try await answerCorrect(emulator, create: create, answer: "wrong-host.\(UInt64.random(in: 0...UInt64.max))") == .bool(false))
+        bootstrap.terminate()
+        #expect(try await bootstrap.exitStatus() == 0)
+        try await emulator.shutdown()
+        let log = bootstrap.standardError()
+        #expect(log.contains("CAPTCHA token accepted by turnstile"), "\(log)")
+        #expect(!log.contains(Self.captchaSecret), "the CAPTCHA secret must never be logged")
+        #expect(!String(decoding: created, as: UTF8.self).contains(Self.captchaSecret))
+    }
+
+    @Test func aMissingCaptchaSecretParameterIsAnInitErrorNamingIt() async throws {
+        let port = LocalServerProcess.freePort()
+        let moto = try LocalServerProcess(arguments: ["moto_server", "-H", "127.0.0.1", "-p", String(port)], port: port)
+        defer { moto.stop() }
+        let (bootstrap, emulator, start, _) = try await SecretParameterThroughBootstrapTests.start(
+            Self.environment(moto: "http://127.0.0.1:\(port)", siteverify: 1).merging(["CAPTCHA_SECRET_PARAMETER": "/nowhere/captcha-secret"]) { $1 })
+        guard case .initFailed(let error) = start else { Issue.record("should not start"); return }
+        #expect(error.errorType == "Runtime.InvalidConfiguration")
+        let body = String(decoding: error.body, as: UTF8.self)
+        #expect(body.contains("CAPTCHA_SECRET_PARAMETER"), "\(body)")
+        #expect(body.contains("/nowhere/captcha-secret"))
+        #expect(try await bootstrap.exitStatus() == 1)
+        try await emulator.shutdown()
+    }
+
+    @Test func bothTheSecretAndItsParameterIsAnInitErrorThatShowsNeither() async throws {
+        let (bootstrap, emulator, start, _) = try await SecretParameterThroughBootstrapTests.start(
+            Self.environment(moto: "http://127.0.0.1:1", siteverify: 1).merging([
+                "CAPTCHA_SECRET": Self.captchaSecret, "CAPTCHA_SECRET_PARAMETER": Self.parameterName,
+            ]) { $1 })
+        guard case .initFailed(let error) = start else { Issue.record("should not start"); return }
+        let body = String(decoding: error.body, as: UTF8.self)
+        #expect(body.contains("CAPTCHA_SECRET_PARAMETER is set too"), "\(body)")
+        #expect(!body.contains(Self.captchaSecret))
+        #expect(try await bootstrap.exitStatus() == 1)
+        try await emulator.shutdown()
+        #expect(!bootstrap.standardError().contains(Self.captchaSecret))
+    }
+}
+
 /// The codes in an outbox file.
 enum OutboxFile {
     static func lastCode(at path: String) throws -> String? {

@@ -126,6 +126,28 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("a secret read by the caller (e.g. from Parameter Store) replaces CAPTCHA_SECRET and is masked in messages")
+    func secretGivenByTheCaller() throws {
+        var environment = Self.minimal
+        environment["CAPTCHA_SECRET"] = nil
+        let configuration = try CaptchaProviderConfiguration(
+            environment: environment, secret: "0x4AAAAAAAFromParameterStore", secretVariable: "CAPTCHA_SECRET_PARAMETER")
+        #expect(configuration.secret == CaptchaSecret("0x4AAAAAAAFromParameterStore"))
+        environment["CAPTCHA_ENDPOINT"] = "https://user:0x4AAAAAAAFromParameterStore@example.com/siteverify"
+        let error = #expect(throws: CaptchaConfigurationError.self) {
+            try CaptchaProviderConfiguration(environment: environment, secret: "0x4AAAAAAAFromParameterStore", secretVariable: "CAPTCHA_SECRET_PARAMETER")
+        }
+        #expect(error?.problem.contains("user:[secret]@") == true, "\(String(describing: error))")
+        #expect(throws: CaptchaConfigurationError(
+            variable: "CAPTCHA_SECRET_PARAMETER", problem: "holds spaces or control characters (its value is not shown)")) {
+            try CaptchaProviderConfiguration(environment: Self.minimal, secret: "two words", secretVariable: "CAPTCHA_SECRET_PARAMETER")
+        }
+        let missing = #expect(throws: CaptchaConfigurationError.self) {
+            try CaptchaProviderConfiguration(environment: Self.minimal, secret: nil, secretVariable: "CAPTCHA_SECRET_PARAMETER")
+        }
+        #expect(missing?.variable == "CAPTCHA_SECRET")
+    }
+
     @Test func emptyVariableCountsAsUnset() throws {
         let environment = Self.minimal.merging(["CAPTCHA_ACTION": "", "CAPTCHA_TIMEOUT_MS": ""]) { $1 }
         let configuration = try CaptchaProviderConfiguration(environment: environment)

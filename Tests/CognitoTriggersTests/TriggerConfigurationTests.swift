@@ -72,6 +72,51 @@ import Testing
         #expect(error?.description.hasPrefix(variable) == true, "\(error?.description ?? "")")
     }
 
+    /// A provider's secret key comes, like the code hash secret, from `CAPTCHA_SECRET` or the SSM parameter
+    /// `CAPTCHA_SECRET_PARAMETER` names (read with the same ``SecretSettings``); here Parameter Store is unreachable
+    /// (127.0.0.1:1), so each case shows which variable is blamed and that the secret is never shown.
+    static let turnstile = minimal.merging([
+        "CHALLENGE_FLOW": "captcha-email-code", "CAPTCHA_PROVIDER": "turnstile", "CAPTCHA_SITE_KEY": "0x4AAAAAAASiteKey",
+        "CAPTCHA_ALLOWED_HOSTNAMES": "login.example.com", "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIDLOCAL",
+        "AWS_SECRET_ACCESS_KEY": "local-secret", "SSM_ENDPOINT": "http://127.0.0.1:1",
+    ]) { $1 }
+    static let captchaSecret = "0x4AAAAAAACaptchaSecretForTests"
+
+    @Test func captchaSecretFromItsVariable() throws {
+        let configuration = try TriggerConfiguration(environment: Self.turnstile.merging(["CAPTCHA_SECRET": Self.captchaSecret]) { $1 })
+        #expect(configuration.captchaProvider?.secret.value == Self.captchaSecret)
+    }
+
+    @Test("CAPTCHA_SECRET and CAPTCHA_SECRET_PARAMETER together are refused, showing neither secret")
+    func captchaSecretAndItsParameterTogether() {
+        let environment = Self.turnstile.merging([
+            "CAPTCHA_SECRET": Self.captchaSecret, "CAPTCHA_SECRET_PARAMETER": "/app/captcha-secret",
+        ]) { $1 }
+        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        #expect(error?.description.hasPrefix("CAPTCHA_SECRET") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("CAPTCHA_SECRET_PARAMETER is set too") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains(Self.captchaSecret) == false)
+    }
+
+    @Test func anUnreadableCaptchaSecretParameterIsNamed() {
+        let environment = Self.turnstile.merging(["CAPTCHA_SECRET_PARAMETER": "/app/captcha-secret"]) { $1 }
+        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        #expect(error?.description.hasPrefix("CAPTCHA_SECRET_PARAMETER=\"/app/captcha-secret\"") == true, "\(error?.description ?? "")")
+    }
+
+    @Test func aMissingCaptchaSecretPointsToTheParameter() {
+        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: Self.turnstile) }
+        #expect(error?.description.hasPrefix("CAPTCHA_SECRET is not set") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("CAPTCHA_SECRET_PARAMETER") == true)
+    }
+
+    @Test("a misspelt provider is reported before Parameter Store is asked for its secret")
+    func aMisspeltProviderComesFirst() {
+        let environment = Self.turnstile.merging(["CAPTCHA_PROVIDER": "turnstyle", "CAPTCHA_SECRET_PARAMETER": "/app/captcha-secret"]) { $1 }
+        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        #expect(error?.description.hasPrefix("CAPTCHA_PROVIDER") == true, "\(error?.description ?? "")")
+    }
+
     static let sesEnvironment = [
         "CODE_HASH_SECRET": secret, "CODE_DELIVERY": "ses", "SES_FROM_ADDRESS": "no-reply@example.com",
         "AWS_REGION": "eu-west-1", "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "very-secret-key",
