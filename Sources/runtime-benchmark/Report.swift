@@ -5,6 +5,7 @@ struct Report {
     let names: [String]
     let summaries: [Summary]
     let invocations: Int
+    let floor: CFloor
 
     /// A figure compared with the floor's; lower is better for all of them.
     struct Target: Sendable {
@@ -26,7 +27,9 @@ struct Report {
     ]
 
     var text: String {
-        var lines = ["", "medians; latencies are the Runtime API's view (event sent → answer received)", ""]
+        var lines = [
+            "", floor.description, "medians; latencies are the Runtime API's view (event sent → answer received)", "",
+        ]
         lines.append(row(["runtime", "init ms", "cold init ms", "first ms", "p50 µs", "p99 µs", "inv/s", "CPU µs/inv", "peak RSS MiB"], width: 13))
         for (name, summary) in zip(names, summaries) {
             lines.append(row([
