@@ -150,7 +150,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["Invoker", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON"],
+            dependencies: ["Invoker", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON", "PosixLock"],
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),

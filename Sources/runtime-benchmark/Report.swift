@@ -28,29 +28,41 @@ struct Report {
 
     var text: String {
         var lines = [
-            "", floor.description, "medians; latencies are the Runtime API's view (event sent → answer received)", "",
+            "", floor.description, "medians; latencies are the Runtime API's view (event sent → answer received); "
+                + "store RT/inv: state-store round trips per warm invocation, store conns: connections it opened per run", "",
         ]
-        lines.append(row(["runtime", "init ms", "cold init ms", "first ms", "p50 µs", "p99 µs", "inv/s", "CPU µs/inv", "peak RSS MiB"], width: 13))
+        lines.append(row(["runtime", "init ms", "cold init ms", "first ms", "p50 µs", "p99 µs", "inv/s", "CPU µs/inv", "peak RSS MiB", "store RT/inv", "store conns"], width: 13))
         for (name, summary) in zip(names, summaries) {
             lines.append(row([
                 name, fixed(summary.initTime.milliseconds, 2), summary.coldInitTime.map { fixed($0.milliseconds, 2) } ?? "—",
                 fixed(summary.firstInvocation.milliseconds, 2), fixed(summary.p50.microseconds, 0),
                 fixed(summary.p99.microseconds, 0), fixed(summary.throughput, 0),
                 fixed(summary.cpuPerInvocation.microseconds, 1), fixed(Double(summary.peakResidentKiB) / 1024, 1),
+                summary.store.map { fixed($0.perInvocation, 2) } ?? "—", summary.store.map { String($0.connections) } ?? "—",
             ], width: 13))
+        }
+        let stores = zip(names, summaries).compactMap { name, summary in summary.store.map { (name, $0) } }
+        for (name, store) in stores {
+            lines += ["", "\(name): state store, counted at the HTTP front before moto (CountingProxy; medians of the runs)", ""]
+            let events = store.perEvent.map { "\($0.0) \(fixed($0.1, 2))" }.joined(separator: ", ")
+            let operations = store.perOperation.map { "\($0.0) \(fixed($0.1, 2))" }.joined(separator: ", ")
+            lines.append("  round trips per warm invocation: \(fixed(store.perInvocation, 2)) (per \(events); by operation: "
+                + "\(operations.isEmpty ? "none" : operations))")
+            lines.append("  round trips in the first invocation: \(store.firstRequests)")
+            lines.append("  connections opened per run (init, first and \(invocations) warm invocations): \(store.connections)")
         }
         guard let floor = summaries.first else { return lines.joined(separator: "\n") }
         lines += ["", "ratio to the C floor (target in brackets)", ""]
-        lines.append(row(["figure"] + names.dropFirst(), width: 24))
+        lines.append(row(["figure"] + names.dropFirst(), width: 25))
         for target in Self.targets {
             let base = target.value(floor)
             guard base.isFinite, base > 0 else { continue }
             let cells = zip(names, summaries).dropFirst().map { name, summary in
                 let ratio = target.value(summary) / base
                 guard let limit = target.limits[name] else { return fixed(ratio, 2) + "×" }
-                return fixed(ratio, 2) + "× [≤\(fixed(limit, 1))] " + (ratio <= limit ? "met" : "MISSED")
+                return fixed(ratio, 2) + "× [≤\(fixed(limit, 2))] " + (ratio <= limit ? "met" : "MISSED")
             }
-            lines.append(row([target.label] + cells, width: 24))
+            lines.append(row([target.label] + cells, width: 25))
         }
         return lines.joined(separator: "\n")
     }

@@ -55,13 +55,14 @@ do {
             Workload.echo(name: "echo-bootstrap", path: try binary("echo-bootstrap"), event: verifyEvent),
             bootstrap,
         ]
-        // The same bootstrap with the limits across sign-ins on DynamoDB (moto on 127.0.0.1), when moto is installed.
+        // The same bootstrap with the limits across sign-ins on DynamoDB (moto on 127.0.0.1, behind a proxy in this
+        // process that counts connections and requests), when moto is installed.
         let dynamoDB = LocalDynamoDB()
         defer { dynamoDB?.stop() }
         if let dynamoDB {
             workloads.append(try Workload.triggers(
                 name: "bootstrap+DynamoDB", path: try binary("bootstrap"), events: events, outbox: outbox,
-                environment: dynamoDB.environment))
+                environment: dynamoDB.environment, store: dynamoDB.proxy))
         } else {
             print("runtime-benchmark: moto or boto3 is not installed, so the bootstrap with a DynamoDB state store is not measured")
         }
