@@ -1,10 +1,13 @@
 import Foundation
 
-/// moto's DynamoDB on 127.0.0.1 with the state table, for the bootstrap's figures with `STATE_STORE=dynamodb`: the
-/// limits across sign-ins add a GetItem and a conditional PutItem to a Create and a GetItem to a Verify.
+/// moto's DynamoDB on 127.0.0.1 with the state table, for the bootstrap's figures with `STATE_STORE=dynamodb`, behind
+/// a ``CountingProxy`` that counts the bootstrap's connections and requests (its round trips to the store).
 /// Nil when moto or boto3 is not installed (`pip install 'moto[server]' boto3`).
 final class LocalDynamoDB {
+    /// moto itself, for the table's setup and clearing (which the proxy does not count).
     let endpoint: String
+    /// What the bootstrap is pointed at.
+    let proxy: CountingProxy
     private let server: Process
 
     static let table = "sign-in-state"
@@ -17,7 +20,9 @@ final class LocalDynamoDB {
         server.arguments = ["python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
-        guard (try? server.run()) != nil else { return nil }
+        guard let proxy = CountingProxy(upstreamPort: UInt16(port)) else { return nil }
+        self.proxy = proxy
+        guard (try? server.run()) != nil else { proxy.stop(); return nil }
         let setup = Process()
         setup.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         setup.arguments = [
@@ -61,17 +66,18 @@ final class LocalDynamoDB {
         script.waitUntilExit()
     }
 
-    /// The bootstrap's settings for this store. Every Create sends a fresh code (no reuse, no throttle), so that
-    /// each one pays the full path: a GetItem and a conditional PutItem before the delivery.
+    /// The bootstrap's settings for this store, through the proxy. Every Create sends a fresh code (no reuse, no
+    /// throttle), so that each one pays the full path: the decision recorded in the store before the delivery.
     var environment: [String: String] {
         [
-            "STATE_STORE": "dynamodb", "STATE_TABLE": Self.table, "STATE_ENDPOINT": endpoint, "AWS_REGION": "us-east-1",
+            "STATE_STORE": "dynamodb", "STATE_TABLE": Self.table, "STATE_ENDPOINT": "http://127.0.0.1:\(proxy.port)", "AWS_REGION": "us-east-1",
             "AWS_ACCESS_KEY_ID": "benchmark", "AWS_SECRET_ACCESS_KEY": "benchmark", "RESEND_AFTER_SECONDS": "0",
             "MAX_SENDS_PER_WINDOW": "1000", "SEND_WINDOW_SECONDS": "60",
         ]
     }
 
     func stop() {
+        proxy.stop()
         if server.isRunning { server.terminate() }
         server.waitUntilExit()
     }

@@ -11,6 +11,23 @@ struct Measurement {
     /// Warm invocations per second, one at a time.
     var throughput: Double
     var peakResidentKiB: Int
+    /// The state store's traffic, when the workload has one behind a counting proxy.
+    var store: StoreTraffic?
+}
+
+/// What one run sent to the state store, counted at the proxy in front of it.
+struct StoreTraffic {
+    /// Connections the runtime opened over the whole run (init, the first invocation and the warm ones).
+    var connections: Int
+    /// Requests (round trips) during the first invocation.
+    var firstRequests: Int
+    /// Requests during the warm invocations, in all and by the kind of event being answered (`Create`).
+    var warmRequests: Int
+    var warmRequestsByEvent: [String: Int]
+    /// Warm invocations of each kind.
+    var warmInvocationsByEvent: [String: Int]
+    /// Warm requests by operation (`PutItem`).
+    var warmOperations: [String: Int]
 }
 
 /// The medians over several runs of one runtime.
@@ -23,6 +40,9 @@ struct Summary: Sendable {
     var cpuPerInvocation: Duration
     var throughput: Double
     var peakResidentKiB: Int
+    /// The state store's figures, medians over the runs: connections per run, round trips per warm invocation (in
+    /// all, by event kind and by operation) and in the first invocation.
+    var store: StoreSummary?
 
     init(_ runs: [Measurement], coldInits: [Duration]) {
         initTime = median(runs.map(\.initTime))
@@ -33,7 +53,36 @@ struct Summary: Sendable {
         cpuPerInvocation = median(runs.map(\.cpuPerInvocation))
         throughput = median(runs.map(\.throughput))
         peakResidentKiB = median(runs.map(\.peakResidentKiB))
+        let traffic = runs.compactMap(\.store)
+        store = traffic.isEmpty ? nil : StoreSummary(traffic, invocations: runs.first?.latencies.count ?? 1)
     }
+}
+
+struct StoreSummary: Sendable {
+    var connections: Int
+    var firstRequests: Int
+    var perInvocation: Double
+    /// Round trips per warm invocation of each event kind, in the order the kinds were first seen.
+    var perEvent: [(String, Double)]
+    var perOperation: [(String, Double)]
+
+    init(_ runs: [StoreTraffic], invocations: Int) {
+        connections = median(runs.map(\.connections))
+        firstRequests = median(runs.map(\.firstRequests))
+        perInvocation = median(runs.map { Double($0.warmRequests) / Double(max(1, invocations)) })
+        let events = runs[0].warmInvocationsByEvent.keys.sorted { Self.order($0) < Self.order($1) }
+        perEvent = events.map { event in
+            (event, median(runs.map {
+                Double($0.warmRequestsByEvent[event] ?? 0) / Double(max(1, $0.warmInvocationsByEvent[event] ?? 0))
+            }))
+        }
+        let operations = Set(runs.flatMap(\.warmOperations.keys)).sorted()
+        perOperation = operations.map { operation in
+            (operation, median(runs.map { Double($0.warmOperations[operation] ?? 0) / Double(max(1, invocations)) }))
+        }
+    }
+
+    private static func order(_ event: String) -> Int { ["Define", "Create", "Verify"].firstIndex(of: event) ?? 3 }
 }
 
 func median<T: Comparable>(_ values: [T]) -> T {

@@ -8,24 +8,65 @@ struct Runner {
 
     /// One full run: init, the first invocation, then `invocations` warm ones.
     func measure(_ workload: Workload) async throws -> Measurement {
+        let storeAtStart = workload.store?.counts
         let (emulator, process, initTime) = try await start(workload)
+        let beforeFirst = workload.store?.counts.requests ?? 0
         let first = try await invoke(emulator, workload.firstEvent)
         let events = try workload.warmEvents(first.body)
+        // The store's requests during each warm invocation, read at the proxy after it (a lock, no I/O): the runtime
+        // answers only after its last round trip to the store, so each one is counted before the answer arrives.
+        let storeBeforeWarm = workload.store?.counts
+        var requestsSeen = storeBeforeWarm?.requests ?? 0
+        let firstRequests = requestsSeen - beforeFirst
+        var requestsByEvent = [Int](repeating: 0, count: events.count)
         let cpuBefore = process.cpuTime()
         let started = ContinuousClock.now
         var latencies: [Duration] = []
         latencies.reserveCapacity(invocations)
         for index in 0..<invocations {
             latencies.append(try await invoke(emulator, events[index % events.count]).turnaround)
+            if let store = workload.store {
+                let requests = store.counts.requests
+                requestsByEvent[index % events.count] += requests - requestsSeen
+                requestsSeen = requests
+            }
         }
         let elapsed = started.duration(to: .now)
         let cpu = process.cpuTime() - cpuBefore
         let peak = process.peakResidentKiB ?? 0
+        let storeAfterWarm = workload.store?.counts
         try await stop(emulator, process)
+        var traffic: StoreTraffic?
+        if let storeAtStart, let storeBeforeWarm, let storeAfterWarm, let storeAtEnd = workload.store?.counts {
+            traffic = storeTraffic(
+                workload, events: events.count, requestsByEvent: requestsByEvent, firstRequests: firstRequests,
+                atStart: storeAtStart, beforeWarm: storeBeforeWarm, afterWarm: storeAfterWarm, atEnd: storeAtEnd)
+        }
         return Measurement(
             initTime: initTime, firstInvocation: first.turnaround, latencies: latencies,
             cpuPerInvocation: cpu / invocations, throughput: Double(invocations) / elapsed.seconds,
-            peakResidentKiB: peak)
+            peakResidentKiB: peak, store: traffic)
+    }
+
+    /// The store's traffic over one run, from the proxy's counts at its points.
+    private func storeTraffic(
+        _ workload: Workload, events: Int, requestsByEvent: [Int], firstRequests: Int,
+        atStart: CountingProxy.Counts, beforeWarm: CountingProxy.Counts, afterWarm: CountingProxy.Counts,
+        atEnd: CountingProxy.Counts
+    ) -> StoreTraffic {
+        var requests: [String: Int] = [:]
+        var sent: [String: Int] = [:]
+        for index in 0..<events {
+            let name = index < workload.warmEventNames.count ? workload.warmEventNames[index] : "event \(index + 1)"
+            requests[name, default: 0] += requestsByEvent[index]
+            sent[name, default: 0] += invocations / events + (index < invocations % events ? 1 : 0)
+        }
+        var operations = afterWarm.operations
+        for (operation, count) in beforeWarm.operations { operations[operation, default: 0] -= count }
+        return StoreTraffic(
+            connections: atEnd.connections - atStart.connections, firstRequests: firstRequests,
+            warmRequests: requestsByEvent.reduce(0, +), warmRequestsByEvent: requests, warmInvocationsByEvent: sent,
+            warmOperations: operations.filter { $0.value != 0 })
     }
 
     /// One process answering `invocations` warm invocations in a row, after init and the first; at each of

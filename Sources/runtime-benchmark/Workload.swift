@@ -12,6 +12,10 @@ struct Workload {
     let firstEvent: [UInt8]
     /// The warm events, sent in rotation, given the first event's response.
     let warmEvents: ([UInt8]) throws -> [[UInt8]]
+    /// What each warm event is (`Create`), in the same order.
+    var warmEventNames: [String] = []
+    /// The relay in front of the runtime's state store, which counts its connections and requests; nil without one.
+    var store: CountingProxy? = nil
 
     /// The C floor and the echo loop answer a ~1 KB Verify event with its own bytes.
     static func echo(name: String, path: String, event: [UInt8]) -> Workload {
@@ -21,7 +25,8 @@ struct Workload {
     /// The real bootstrap answers Define, Create (delivering to an outbox file) and Verify (with the code the first
     /// Create sent) in rotation; `environment` adds settings (a state store) under another `name`.
     static func triggers(
-        name: String = "bootstrap", path: String, events: URL, outbox: String, environment extra: [String: String] = [:]
+        name: String = "bootstrap", path: String, events: URL, outbox: String, environment extra: [String: String] = [:],
+        store: CountingProxy? = nil
     ) throws -> Workload {
         func load(_ name: String) throws -> JSONObject {
             try JSONValue(parsing: Array(try Data(contentsOf: events.appendingPathComponent(name)))).objectValue ?? JSONObject()
@@ -47,6 +52,7 @@ struct Workload {
                 request["challengeAnswer"] = .string(code)
                 verify["request"] = .object(request)
                 return [define, create, verify].map { JSONValue.object($0).serialized() }
-            })
+            },
+            warmEventNames: ["Define", "Create", "Verify"], store: store)
     }
 }

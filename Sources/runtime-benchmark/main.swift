@@ -2,6 +2,8 @@ import Foundation
 
 // runtime-benchmark: the runtime loop against a minimal C loop on libcurl (the floor), on one core.
 //   swift build -c release --static-swift-stdlib && .build/release/runtime-benchmark [--invocations N] [--rounds R]
+// The floor is runtime-floor.c beside this file, compiled at every run with the system C compiler as a user would
+// build it (`cc -O2 runtime-floor.c -lcurl`; `CC` names another compiler) into a temporary folder.
 // Measures, for the C floor, echo-bootstrap (our loop, echo handler) and bootstrap (Define/Create/Verify), medians
 // over R interleaved rounds: init, init with a cold page cache (as root), first invocation, warm p50/p99,
 // throughput, CPU per invocation and peak RSS; then every figure as a ratio to the floor, beside the targets.
@@ -45,18 +47,22 @@ do {
         try await Soak(invocations: soakInvocations, outbox: outbox).run(bootstrap)
     } else {
         let verifyEvent = Array(try Data(contentsOf: events.appendingPathComponent("email-code/03-verify-right-code.json")))
+        let floorSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("runtime-floor.c")
+        let floor = try CFloor.build(source: floorSource, into: scratch)
+        print("runtime-benchmark: \(floor.description)")
         var workloads = [
-            Workload.echo(name: "C floor", path: try binary("runtime-floor"), event: verifyEvent),
+            Workload.echo(name: "C floor", path: floor.path, event: verifyEvent),
             Workload.echo(name: "echo-bootstrap", path: try binary("echo-bootstrap"), event: verifyEvent),
             bootstrap,
         ]
-        // The same bootstrap with the limits across sign-ins on DynamoDB (moto on 127.0.0.1), when moto is installed.
+        // The same bootstrap with the limits across sign-ins on DynamoDB (moto on 127.0.0.1, behind a proxy in this
+        // process that counts connections and requests), when moto is installed.
         let dynamoDB = LocalDynamoDB()
         defer { dynamoDB?.stop() }
         if let dynamoDB {
             workloads.append(try Workload.triggers(
                 name: "bootstrap+DynamoDB", path: try binary("bootstrap"), events: events, outbox: outbox,
-                environment: dynamoDB.environment))
+                environment: dynamoDB.environment, store: dynamoDB.proxy))
         } else {
             print("runtime-benchmark: moto or boto3 is not installed, so the bootstrap with a DynamoDB state store is not measured")
         }
@@ -82,7 +88,7 @@ do {
             }
         }
         let summaries = zip(runs, coldInits).map { Summary($0, coldInits: $1) }
-        print(Report(names: workloads.map(\.name), summaries: summaries, invocations: invocations).text)
+        print(Report(names: workloads.map(\.name), summaries: summaries, invocations: invocations, floor: floor).text)
     }
 } catch {
     FileHandle.standardError.write(Data("runtime-benchmark: \(error)\n".utf8))

@@ -1,5 +1,7 @@
 // The floor for runtime-benchmark: the least a Lambda custom runtime can do on libcurl.
 // One reused easy handle; GET next, POST the event back as the response; no JSON, no logging, no error reporting.
+// Not a SwiftPM target: runtime-benchmark compiles it at each run with the system C compiler, as a user would build
+// it (`cc -O2 runtime-floor.c -lcurl`), into its scratch folder; the Swift runtime and libstdc++ stay out of it.
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
