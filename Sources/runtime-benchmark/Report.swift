@@ -27,6 +27,9 @@ struct Report {
         Target(label: "throughput (inverse)", value: { 1 / $0.throughput }, limits: [:]),
     ]
 
+    /// The name of the row of the bootstrap with `METRICS=off` (the table's first column holds 13 characters).
+    static let withoutMetrics = "no-metrics"
+
     var text: String {
         var lines = [
             "", floor.description, "medians; latencies are the Runtime API's view (event sent → answer received); "
@@ -51,6 +54,13 @@ struct Report {
                 + "\(operations.isEmpty ? "none" : operations))")
             lines.append("  round trips in the first invocation: \(store.firstRequests)")
             lines.append("  connections opened per run (init, first and \(invocations) warm invocations): \(store.connections)")
+        }
+        if let with = zip(names, summaries).first(where: { $0.0 == "bootstrap" })?.1,
+           let without = zip(names, summaries).first(where: { $0.0 == Self.withoutMetrics })?.1
+        {
+            let cost = with.cpuPerInvocation.microseconds - without.cpuPerInvocation.microseconds
+            lines += ["", "the metric line (EMF) costs \(fixed(cost, 1)) µs of CPU per invocation "
+                + "(\(fixed(100 * cost / max(without.cpuPerInvocation.microseconds, 1), 1)) % of bootstrap with METRICS=off)"]
         }
         guard let floor = summaries.first else { return lines.joined(separator: "\n") }
         lines += ["", "ratio to the C floor (target in brackets)", ""]

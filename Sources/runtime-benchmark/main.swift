@@ -54,6 +54,10 @@ do {
             Workload.echo(name: "C floor", path: floor.path, event: verifyEvent),
             Workload.echo(name: "echo-bootstrap", path: try binary("echo-bootstrap"), event: verifyEvent),
             bootstrap,
+            // The same without its metric line, so that the report can say what writing it costs.
+            try Workload.triggers(
+                name: Report.withoutMetrics, path: try binary("bootstrap"), events: events, outbox: outbox,
+                environment: ["METRICS": "off"]),
         ]
         // The same bootstrap with the limits across sign-ins on DynamoDB (moto on 127.0.0.1, behind a proxy in this
         // process that counts connections and requests), when moto is installed.
