@@ -53,8 +53,14 @@ public struct MetricsSettings: Sendable, Equatable {
 public struct SignInMetrics: Sendable {
     public let settings: MetricsSettings
 
+    /// The namespace and the function name as JSON strings, written once.
+    private let namespace: [UInt8]
+    private let functionName: [UInt8]
+
     public init(settings: MetricsSettings) {
         self.settings = settings
+        namespace = Self.string(settings.namespace)
+        functionName = Self.string(settings.functionName)
     }
 
     /// Counters, which every line carries.
@@ -82,47 +88,63 @@ public struct SignInMetrics: Sendable {
         var timings: [(String, Duration)] = []
         if let time = facts.deliveryTime { timings.append(("DeliveryMilliseconds", time)) }
         if let time = facts.stateStoreTime { timings.append(("StateStoreMilliseconds", time)) }
+        if let initDuration { timings.append(("InitMilliseconds", initDuration)) }
 
-        var members: [(String, JSONValue)] = []
-        var directives: [JSONValue] = []
-        func directive(_ dimensions: [[String]], _ metrics: [(String, String)]) {
-            precondition(metrics.count <= Self.metricLimit && dimensions.allSatisfy { $0.count <= Self.dimensionLimit })
-            directives.append([
-                "Namespace": .string(settings.namespace),
-                "Dimensions": .array(dimensions.map { .array($0.map(JSONValue.string)) }),
-                "Metrics": .array(metrics.map { ["Name": .string($0.0), "Unit": .string($0.1)] }),
-            ])
+        // Written byte by byte: the metric line is on every invocation's path, and a JSON tree of it would cost
+        // more than the rest of a Define. Names are ASCII constants; every other string goes through the JSON writer.
+        var line: [UInt8] = []
+        line.reserveCapacity(1536)
+        line += #"{"_aws":{"Timestamp":"#.utf8
+        line += String(timestamp).utf8
+        line += #","CloudWatchMetrics":["#.utf8
+        var directives = 0
+        func directive(_ dimensions: [String], _ metrics: [(name: String, unit: String)]) {
+            precondition(metrics.count <= Self.metricLimit && dimensions.count <= Self.dimensionLimit)
+            if directives > 0 { line.append(UInt8(ascii: ",")) }
+            directives += 1
+            line += #"{"Namespace":"#.utf8
+            line += namespace
+            line += #","Dimensions":[["#.utf8
+            line += dimensions.map { "\"\($0)\"" }.joined(separator: ",").utf8
+            line += #"]],"Metrics":["#.utf8
+            line += metrics.map { #"{"Name":""# + $0.name + #"","Unit":""# + $0.unit + #""}"# }.joined(separator: ",").utf8
+            line += "]}".utf8
+        }
+        func member(_ name: String, _ value: [UInt8]) {
+            line += ",\"\(name)\":".utf8
+            line += value
         }
 
-        members.append(("FunctionName", .string(settings.functionName)))
-        var functionMetrics = Self.counters.map { ($0, "Count") } + timings.map { ($0.0, "Milliseconds") }
-        if initDuration != nil { functionMetrics.append(("InitMilliseconds", "Milliseconds")) }
-        directive([["FunctionName"]], functionMetrics)
-
-        if let trigger = facts.trigger {
-            members += [
-                ("Trigger", .string(trigger.rawValue)), ("StepKind", .string(facts.stepKind?.rawValue ?? "none")),
-                ("Channel", .string(facts.channel?.rawValue ?? "none")), ("Outcome", .string(facts.outcome?.rawValue ?? "none")),
-            ]
+        let timed = timings.map { (name: $0.0, unit: "Milliseconds") }
+        directive(["FunctionName"], Self.counters.map { (name: $0, unit: "Count") } + timed)
+        if facts.trigger != nil {
             let moved = Self.counters.filter { $0 != "ColdStart" && counts[$0, default: 0] > 0 }
-            let detailed = moved.map { ($0, "Count") } + timings.map { ($0.0, "Milliseconds") }
-            if !detailed.isEmpty { directive([Self.detailDimensions], detailed) }
+            let detailed = moved.map { (name: $0, unit: "Count") } + timed.filter { $0.name != "InitMilliseconds" }
+            if !detailed.isEmpty { directive(Self.detailDimensions, detailed) }
         }
-        if let reason = facts.captchaRejection {
-            members.append(("CaptchaReason", .string(reason)))
-            directive([["FunctionName", "CaptchaReason"]], [("CaptchaRejected", "Count")])
+        if facts.captchaRejection != nil { directive(["FunctionName", "CaptchaReason"], [("CaptchaRejected", "Count")]) }
+        line += "]}".utf8
+
+        member("FunctionName", functionName)
+        if let trigger = facts.trigger {
+            member("Trigger", Self.string(trigger.rawValue))
+            member("StepKind", Self.string(facts.stepKind?.rawValue ?? "none"))
+            member("Channel", Self.string(facts.channel?.rawValue ?? "none"))
+            member("Outcome", Self.string(facts.outcome?.rawValue ?? "none"))
         }
-
-        for name in Self.counters { members.append((name, .number(JSONNumber(counts[name, default: 0])))) }
-        for (name, time) in timings { members.append((name, Self.milliseconds(time))) }
-        if let initDuration { members.append(("InitMilliseconds", Self.milliseconds(initDuration))) }
-
-        let aws: JSONValue = ["Timestamp": .number(JSONNumber(Int(timestamp))), "CloudWatchMetrics": .array(directives)]
+        if let reason = facts.captchaRejection { member("CaptchaReason", Self.string(reason)) }
+        for name in Self.counters { member(name, Array(String(counts[name, default: 0]).utf8)) }
+        for (name, time) in timings { member(name, Array(Self.milliseconds(time).utf8)) }
         // The writer escapes every control character, so the line holds no line break but its last byte.
-        return JSONValue.object(JSONObject([("_aws", aws)] + members)).serialized() + [UInt8(ascii: "\n")]
+        line += "}\n".utf8
+        return line
     }
 
-    /// Which counters the facts move.
+    /// `text` as a JSON string, escaped by the JSON writer.
+    private static func string(_ text: String) -> [UInt8] {
+        JSONValue.string(text).serialized()
+    }
+
     static func counts(_ facts: TriggerFacts) -> [String: Int] {
         var counts: [String: Int] = [:]
         func count(_ name: String, when condition: Bool) { if condition { counts[name] = 1 } }
@@ -148,11 +170,11 @@ public struct SignInMetrics: Sendable {
     }
 
     /// A duration in milliseconds with microsecond precision, e.g. `12.345`.
-    static func milliseconds(_ duration: Duration) -> JSONValue {
+    /// Milliseconds with three decimals, e.g. `12.345`.
+    static func milliseconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
         let fraction = String(microseconds % 1000)
-        let literal = "\(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-        return (try? JSONValue(parsing: Array(literal.utf8))) ?? .number(JSONNumber(Int(microseconds / 1000)))
+        return "\(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }
