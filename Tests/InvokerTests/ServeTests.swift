@@ -159,7 +159,7 @@ struct ServeTests {
         _ = try await serve.stop()
     }
 
-    @Test("a bootstrap that dies is reported as Runtime.ExitError and started again for the next invocation")
+    @Test("a bootstrap that dies is reported as Runtime.ExitError and started again for the next invocation", .requires(.python3))
     func restartsADeadBootstrap() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }

@@ -24,6 +24,8 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     /// The command that installs every tool the tests use.
     public static let setupCommand = ".ci/setup --test"
 
+    /// Python 3 on PATH, which runs the tests' small stand-in servers (standard library only); Debian package python3.
+    public static let python3 = ExternalTool("python3 (apt python3)") { Tool.available("python3") }
     /// moto's AWS stand-in server (`pip install 'moto[server]'`), run as `python3 -m moto.server` or `moto_server`.
     public static let motoServer = ExternalTool("moto's server (pip moto[server])") {
         Python.hasModule("moto") && Python.hasModule("flask") && Python.hasModule("flask_cors")
