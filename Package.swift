@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["PosixLock", "ChallengeCrypto"]),
         .testTarget(name: "MagicLinkTokenTests", dependencies: ["MagicLinkToken", "ChallengeCrypto"]),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
-        .testTarget(name: "CognitoTokensTests", dependencies: ["PosixLock", "CognitoTokens", "ChallengeCrypto", "LosslessJSON"]),
+        .testTarget(name: "CognitoTokensTests", dependencies: ["PosixLock", "CognitoTokens", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
             name: "ChallengeFlowsTests",
             dependencies: ["PosixLock", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
@@ -185,7 +185,7 @@ let package = Package(
             dependencies: ["bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "EventCorpus"]
         ),
         .target(name: "EventCorpus", dependencies: ["LosslessJSON"]),
-        .target(name: "TestSupport", dependencies: ["CurlHTTP", "LosslessJSON", "EventCorpus"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["PosixLock", "CurlHTTP", "LosslessJSON", "EventCorpus"], path: "Tests/TestSupport"),
         .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "EmailDeliveryTests",
@@ -206,7 +206,7 @@ let package = Package(
         ),
         .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
-            name: "InvokerTests", dependencies: ["PosixLock", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus"]
+            name: "InvokerTests", dependencies: ["PosixLock", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
         ),
         .testTarget(
             name: "LocalUserPoolTests",

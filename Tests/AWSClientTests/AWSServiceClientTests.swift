@@ -33,7 +33,7 @@ struct AWSServiceClientTests {
         #expect(ContinuousClock.now - start < .seconds(2))
     }
 
-    @Test func answersTheCallerDoesNotRetryAreFinal() throws {
+    @Test(.requires(.python3)) func answersTheCallerDoesNotRetryAreFinal() throws {
         let server = try ScriptedAWSServer(.dynamoDB, ["500"])
         defer { server.stop() }
         guard case .refused(let response, attempts: 1) = Self.post(try Self.client(server.endpoint)) else {
@@ -44,7 +44,7 @@ struct AWSServiceClientTests {
         #expect(try server.requestClientPorts().count == 1)
     }
 
-    @Test func aRetryableAnswerIsSentOnceMore() throws {
+    @Test(.requires(.python3)) func aRetryableAnswerIsSentOnceMore() throws {
         let server = try ScriptedAWSServer(.dynamoDB, ["429:ThrottlingException", "200"])
         defer { server.stop() }
         guard case .succeeded(_, attempts: 2) = Self.post(try Self.client(server.endpoint)) else {
@@ -59,7 +59,7 @@ struct AWSServiceClientTests {
         }
     }
 
-    @Test func noRetryWhenTooLittleBudgetRemains() throws {
+    @Test(.requires(.python3)) func noRetryWhenTooLittleBudgetRemains() throws {
         let server = try ScriptedAWSServer(.dynamoDB, ["429:ThrottlingException@400", "200"])
         defer { server.stop() }
         let budget = Duration.milliseconds(700)
@@ -73,7 +73,7 @@ struct AWSServiceClientTests {
         #expect(try server.requestClientPorts().count == 1)
     }
 
-    @Test func aSlowServerEndsWithinTheBudget() throws {
+    @Test(.requires(.python3)) func aSlowServerEndsWithinTheBudget() throws {
         let server = try ScriptedAWSServer(.dynamoDB, ["200@10000"])
         defer { server.stop() }
         let budget = Duration.milliseconds(800)
@@ -88,7 +88,7 @@ struct AWSServiceClientTests {
     }
 
     /// Calls from several threads take turns on one connection.
-    @Test func callsShareOneConnection() async throws {
+    @Test(.requires(.python3)) func callsShareOneConnection() async throws {
         let server = try ScriptedAWSServer(.dynamoDB, ["200"])
         defer { server.stop() }
         let client = try Self.client(server.endpoint)

@@ -15,7 +15,7 @@ import Testing
 
     static func token(_ scenario: String) -> String { "\(scenario).\(UInt64.random(in: 0...UInt64.max))" }
 
-    @Test func turnstileTokensAreCheckedWithSiteverify() async throws {
+    @Test(.requires(.python3)) func turnstileTokensAreCheckedWithSiteverify() async throws {
         let port = LocalServerProcess.freePort()
         let standIn = try LocalServerProcess(
             arguments: ["python3", Self.script, String(port), Self.secret, Self.siteKey], port: port, startTimeout: .seconds(15))

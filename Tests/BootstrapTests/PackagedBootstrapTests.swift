@@ -2,12 +2,13 @@ import EmailDelivery
 import Foundation
 import LosslessJSON
 import RuntimeAPIEmulator
+import TestSupport
 import Testing
 
 /// The Lambda zip from `Deploy/package.sh`, unpacked into `<root>/var/task` of an otherwise empty directory and run
 /// with `chroot <root> /var/task/bootstrap`: nothing of this machine's file system is visible to it, as on
 /// provided.al2023. Runs when `DEPLOY_ZIP` names the zip (`.ci/test` sets it) and this process may chroot (root).
-@Suite struct PackagedBootstrapTests {
+@Suite(.requires(.unzip)) struct PackagedBootstrapTests {
     static let zip = ProcessInfo.processInfo.environment["DEPLOY_ZIP"] ?? ""
     static let canRun = !zip.isEmpty && getuid() == 0
 

@@ -10,7 +10,7 @@ import Testing
 /// behind TLS with a certificate for `email.test.local` from a test CA: the zip's statically linked libcurl and
 /// OpenSSL must find the CA bundle where Amazon Linux keeps it (`SSL_CERT_FILE`, as the template sets), resolve the
 /// name through `/etc/hosts`, and verify the server's certificate. Gated like ``PackagedBootstrapTests``.
-@Suite(.serialized) struct PackagedHTTPSTests {
+@Suite(.serialized, .requires(.motoServer, .unzip)) struct PackagedHTTPSTests {
     static let caBundlePath = "etc/pki/tls/certs/ca-bundle.crt"
     static let sender = "Example Sign-in <no-reply@example.com>"
 

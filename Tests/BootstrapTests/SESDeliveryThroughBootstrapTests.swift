@@ -8,7 +8,7 @@ import Testing
 
 /// The real `bootstrap` with `CODE_DELIVERY=ses`, sending through moto's SES API on 127.0.0.1: the code travels
 /// bootstrap → SES server → this test → Verify through the same bootstrap.
-@Suite struct SESDeliveryThroughBootstrapTests {
+@Suite(.requires(.motoServer)) struct SESDeliveryThroughBootstrapTests {
     @Test func aCodeSentThroughSESVerifies() async throws {
         let (moto, endpoint) = try startMoto()
         defer { moto.stop() }

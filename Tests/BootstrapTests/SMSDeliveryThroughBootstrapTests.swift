@@ -9,7 +9,7 @@ import Testing
 /// The real `bootstrap` with `CHALLENGE_FLOW=email-or-sms-code`: emails go to the outbox, text messages through
 /// moto's SNS API on 127.0.0.1 (`SMS_DELIVERY=sns`). The app's `ClientMetadata` chooses the channel; a texted code
 /// travels bootstrap → SNS server → this test → Verify through the same bootstrap.
-@Suite struct SMSDeliveryThroughBootstrapTests {
+@Suite(.requires(.motoServer)) struct SMSDeliveryThroughBootstrapTests {
     static let phone = "+15555550100"
 
     /// The corpus's first Create for jane, with a verified phone number and the app's channel choice.

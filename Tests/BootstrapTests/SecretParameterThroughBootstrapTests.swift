@@ -6,7 +6,7 @@ import Testing
 
 /// The deployed way to give the function its secret: an SSM `SecureString` read once at start-up
 /// (`CODE_HASH_SECRET_PARAMETER`), here from moto's Parameter Store on 127.0.0.1, through the real `bootstrap`.
-@Suite(.serialized) struct SecretParameterThroughBootstrapTests {
+@Suite(.serialized, .requires(.motoServer, .boto3)) struct SecretParameterThroughBootstrapTests {
     static let secret = "ssm-held-secret-0123456789abcdefghijklmnop"
 
     static let outbox = BootstrapProcessTests.outboxPath()

@@ -7,7 +7,7 @@ import Testing
 
 /// The limits across sign-ins through the real `bootstrap`, with moto on 127.0.0.1 as both DynamoDB (the state
 /// table) and SES (the emails, counted from moto's own record of what was sent).
-@Suite(.serialized) struct SignInLimitsThroughBootstrapTests {
+@Suite(.serialized, .requires(.motoServer, .boto3)) struct SignInLimitsThroughBootstrapTests {
     static let table = "sign-in-state"
 
     /// moto with a verified sender and the state table.

@@ -1,10 +1,11 @@
 import CaptchaVerification
+import TestSupport
 import Testing
 
 /// What only some providers do: Turnstile's idempotent re-check, actions, reCAPTCHA's score, hCaptcha's site key.
 @Suite("provider-specific checks")
 struct ProviderSpecificTests {
-    @Test func turnstileRechecksATokenWithTheSameIdempotencyKey() throws {
+    @Test(.requires(.python3)) func turnstileRechecksATokenWithTheSameIdempotencyKey() throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
         let client = try SiteverifyClient(configuration: Fixtures.configuration(.turnstile, standIn: standIn))
@@ -18,7 +19,7 @@ struct ProviderSpecificTests {
         #expect(try standIn.receivedRequests().map { $0.fields["idempotency_key"] } == [key, key, otherKey])
     }
 
-    @Test(arguments: [CaptchaProvider.recaptcha, .hcaptcha])
+    @Test(.requires(.python3), arguments: [CaptchaProvider.recaptcha, .hcaptcha])
     func othersNeverSendAnIdempotencyKeySoASecondUseIsADuplicate(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -31,7 +32,7 @@ struct ProviderSpecificTests {
         #expect(try standIn.receivedRequests().allSatisfy { $0.fields["idempotency_key"] == nil })
     }
 
-    @Test(arguments: [CaptchaProvider.turnstile, .recaptcha])
+    @Test(.requires(.python3), arguments: [CaptchaProvider.turnstile, .recaptcha])
     func wrongActionIsRejected(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -42,7 +43,7 @@ struct ProviderSpecificTests {
         #expect(rejection?.description == "The CAPTCHA's action is \"signup\", not \"login\".")
     }
 
-    @Test func recaptchaLowScoreIsRejected() throws {
+    @Test(.requires(.python3)) func recaptchaLowScoreIsRejected() throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
         let client = try SiteverifyClient(configuration: Fixtures.configuration(.recaptcha, standIn: standIn))
@@ -52,7 +53,7 @@ struct ProviderSpecificTests {
         #expect(rejection?.description == "The reCAPTCHA score 0.2 is below the minimum of 0.5.")
     }
 
-    @Test func recaptchaScoreAtTheMinimumPasses() throws {
+    @Test(.requires(.python3)) func recaptchaScoreAtTheMinimumPasses() throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
         var configuration = Fixtures.configuration(.recaptcha, standIn: standIn)
@@ -61,7 +62,7 @@ struct ProviderSpecificTests {
         #expect(client.verify(token: Fixtures.token("low-score"), idempotencyKey: nil, now: Fixtures.now) == .passed)
     }
 
-    @Test func recaptchaV2PassesWithoutScoreOrActionWhenNoActionIsConfigured() throws {
+    @Test(.requires(.python3)) func recaptchaV2PassesWithoutScoreOrActionWhenNoActionIsConfigured() throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
         var configuration = Fixtures.configuration(.recaptcha, standIn: standIn)
@@ -70,7 +71,7 @@ struct ProviderSpecificTests {
         #expect(client.verify(token: Fixtures.token("pass-v2"), idempotencyKey: nil, now: Fixtures.now) == .passed)
     }
 
-    @Test func recaptchaV2TokenFailsWhenAnActionIsConfigured() throws {
+    @Test(.requires(.python3)) func recaptchaV2TokenFailsWhenAnActionIsConfigured() throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
         let client = try SiteverifyClient(configuration: Fixtures.configuration(.recaptcha, standIn: standIn))
@@ -80,7 +81,7 @@ struct ProviderSpecificTests {
         #expect(rejection?.description == "The CAPTCHA service reported no action; expected \"login\".")
     }
 
-    @Test func hcaptchaSendsTheSiteKeyAndTheStandInChecksIt() throws {
+    @Test(.requires(.python3)) func hcaptchaSendsTheSiteKeyAndTheStandInChecksIt() throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
         var configuration = Fixtures.configuration(.hcaptcha, standIn: standIn)

@@ -1,10 +1,11 @@
 import CaptchaVerification
+import TestSupport
 import Testing
 
 /// What every provider's answer must show to pass, over real HTTP against the stand-in.
 @Suite("siteverify answers, for each provider")
 struct SiteverifyAnswerTests {
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func correctTokenPassesAndTheFormCarriesWhatTheProviderTakes(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -23,7 +24,7 @@ struct SiteverifyAnswerTests {
         #expect(requests[0].fields == expected)
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func timestampWithOffsetAndFractionPasses(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -31,7 +32,7 @@ struct SiteverifyAnswerTests {
         #expect(client.verify(token: Fixtures.token("offset"), idempotencyKey: nil, now: Fixtures.now) == .passed)
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func wrongHostnameIsRejected(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -42,7 +43,7 @@ struct SiteverifyAnswerTests {
         #expect(rejection?.description == "The CAPTCHA was solved on \"evil.example.net\", which is not an allowed hostname.")
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func staleChallengeIsRejected(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -57,7 +58,7 @@ struct SiteverifyAnswerTests {
         #expect((lifetime + 29...lifetime + 32).contains(age))
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func challengeFromTheFutureIsRejected(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -71,7 +72,7 @@ struct SiteverifyAnswerTests {
         #expect((598...601).contains(seconds))
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func missingTimestampIsRejected(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -80,7 +81,7 @@ struct SiteverifyAnswerTests {
         #expect(Fixtures.rejection(client.verify(token: token, idempotencyKey: nil, now: Fixtures.now), token: token) == .missingTimestamp)
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func secondUseOfATokenIsADuplicate(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -92,7 +93,7 @@ struct SiteverifyAnswerTests {
         #expect(rejection?.description == "The CAPTCHA service refused the token with error codes \"timeout-or-duplicate\".")
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func providerErrorCodesAreReported(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -102,7 +103,7 @@ struct SiteverifyAnswerTests {
         #expect(rejection == .providerError(codes: ["invalid-input-response"]))
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func wrongSecretIsReportedWithoutShowingIt(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -113,7 +114,7 @@ struct SiteverifyAnswerTests {
         #expect(Fixtures.rejection(verdict, token: token, secret: wrongSecret) == .providerError(codes: ["invalid-input-secret"]))
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func echoedTokenAndSecretAreMasked(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -128,7 +129,7 @@ struct SiteverifyAnswerTests {
                 == .hostnameNotAllowed("x[token][secret]"))
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func checksShareOneConnection(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }

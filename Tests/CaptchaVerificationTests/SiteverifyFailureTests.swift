@@ -5,7 +5,7 @@ import TestSupport
 /// Answers that are not answers, or none at all: each a rejection, within the time budget.
 @Suite("siteverify failures, for each provider")
 struct SiteverifyFailureTests {
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func serverErrorIsAnHTTPStatus(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -16,7 +16,7 @@ struct SiteverifyFailureTests {
         #expect(rejection?.description == "The CAPTCHA service answered with HTTP status 500.")
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func slowAnswerEndsWithinTheBudget(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -33,7 +33,7 @@ struct SiteverifyFailureTests {
         #expect(rejection?.description == "The CAPTCHA service did not answer within the 500 ms budget.")
     }
 
-    @Test(arguments: CaptchaProvider.allCases)
+    @Test(.requires(.python3), arguments: CaptchaProvider.allCases)
     func bodyThatIsNotJSONIsMalformed(provider: CaptchaProvider) throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
@@ -68,7 +68,7 @@ struct SiteverifyFailureTests {
         #expect(description.hasSuffix(".") && !description.hasSuffix(".."))
     }
 
-    @Test func emptyOrHugeTokenIsNotSent() throws {
+    @Test(.requires(.python3)) func emptyOrHugeTokenIsNotSent() throws {
         let standIn = try SiteverifyStandIn()
         defer { standIn.stop() }
         let client = try SiteverifyClient(configuration: Fixtures.configuration(.turnstile, standIn: standIn))

@@ -31,7 +31,7 @@ struct DynamoDBFailureTests {
         #expect(ContinuousClock.now - start < .milliseconds(1500))
     }
 
-    @Test func slowServerEndsWithinTheBudget() throws {
+    @Test(.requires(.python3)) func slowServerEndsWithinTheBudget() throws {
         let server = try ScriptedAWSServer(.dynamoDB, ["200@3000"])
         defer { server.stop() }
         let budget = Duration.milliseconds(500)
@@ -48,7 +48,7 @@ struct DynamoDBFailureTests {
         #expect(elapsed < budget + .milliseconds(300))
     }
 
-    @Test(arguments: [
+    @Test(.requires(.python3), arguments: [
         ("400:AccessDeniedException", "accessDenied"), ("400:UnrecognizedClientException", "accessDenied"),
         ("400:ProvisionedThroughputExceededException", "throttled"), ("400:ThrottlingException", "throttled"),
         ("500:InternalServerError", "serviceFailure"), ("503", "serviceFailure"),
@@ -76,7 +76,7 @@ struct DynamoDBFailureTests {
         }
     }
 
-    @Test func accessDeniedSaysWhatToCheck() throws {
+    @Test(.requires(.python3)) func accessDeniedSaysWhatToCheck() throws {
         let server = try ScriptedAWSServer(.dynamoDB, ["400:AccessDeniedException"])
         defer { server.stop() }
         #expect {
@@ -87,7 +87,7 @@ struct DynamoDBFailureTests {
         }
     }
 
-    @Test func failedConditionIsALostRaceNotAnError() throws {
+    @Test(.requires(.python3)) func failedConditionIsALostRaceNotAnError() throws {
         let server = try ScriptedAWSServer(.dynamoDB, ["400:ConditionalCheckFailedException"])
         defer { server.stop() }
         #expect(try !Self.store(endpoint: server.endpoint).write("k", Self.record, expectedVersion: 7, now: 1).succeeded)
@@ -105,7 +105,7 @@ struct DynamoDBFailureTests {
         #expect(text.contains("account 123456789012"), "account numbers stay readable: \(text)")
     }
 
-    @Test func callsShareOneConnection() throws {
+    @Test(.requires(.python3)) func callsShareOneConnection() throws {
         let server = try ScriptedAWSServer(.dynamoDB, ["200"])
         defer { server.stop() }
         let store = try Self.store(endpoint: server.endpoint)

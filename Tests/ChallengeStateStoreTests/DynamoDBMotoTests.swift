@@ -3,10 +3,11 @@ import ChallengeStateStore
 import CurlHTTP
 import LosslessJSON
 import Foundation
+import TestSupport
 import Testing
 
 /// ``DynamoDBStateStore`` details that only DynamoDB has, against moto on 127.0.0.1.
-@Suite("DynamoDB state store against moto", .motoDynamoDB)
+@Suite("DynamoDB state store against moto", .requires(.motoServer), .motoDynamoDB)
 struct DynamoDBMotoTests {
     let now: Int64 = 1_750_000_000
 

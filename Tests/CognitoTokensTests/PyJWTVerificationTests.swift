@@ -2,11 +2,12 @@ import ChallengeCrypto
 import CognitoTokens
 import Foundation
 import LosslessJSON
+import TestSupport
 import Testing
 
 /// The issued tokens checked by a verifier nobody here wrote: PyJWT with the `cryptography` backend
 /// (`.ci/setup --test` installs `pyjwt[crypto]`), reading the key from the published JWKS as a relying party would.
-@Suite struct PyJWTVerificationTests {
+@Suite(.requires(.pyJWT)) struct PyJWTVerificationTests {
     static let poolURL = "http://127.0.0.1:9229/us-east-1_Local"
     static let clientID = "local-client"
 

@@ -24,7 +24,7 @@ import Glibc
     func outboxRefusesLinks() throws {
         let target = Self.scratch("target")
         let link = Self.scratch("outbox")
-        FileManager.default.createFile(atPath: target, contents: nil, attributes: [.posixPermissions: 0o600])
+        try #require(FileManager.default.createFile(atPath: target, contents: nil, attributes: [.posixPermissions: 0o600]), "the test could not create its file")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         defer { try? FileManager.default.removeItem(atPath: link); try? FileManager.default.removeItem(atPath: target) }
         let error = #expect(throws: LocalFile.Failure.self) {
@@ -37,7 +37,7 @@ import Glibc
     @Test("the outbox refuses an existing file that others may read")
     func outboxRefusesOpenFiles() throws {
         let path = Self.scratch("outbox")
-        FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644])
+        try #require(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644]), "the test could not create its file")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let error = #expect(throws: LocalFile.Failure.self) { try OutboxDelivery(path: path, clock: { 0 }).deliver(Self.message) }
         #expect(error?.reason.contains("0644") == true)
@@ -47,7 +47,7 @@ import Glibc
     @Test("the outbox refuses a file that belongs to another user", .enabled(if: geteuid() == 0, "needs root to give a file away"))
     func outboxRefusesForeignFiles() throws {
         let path = Self.scratch("outbox")
-        FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        try #require(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]), "the test could not create its file")
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(chown(path, 65534, 65534) == 0)
         let error = #expect(throws: LocalFile.Failure.self) { try OutboxDelivery(path: path, clock: { 0 }).deliver(Self.message) }
@@ -72,7 +72,7 @@ import Glibc
         #expect(try OutboxDelivery.messages(at: path).count == 1, "a removed outbox is created again")
 
         let replacement = Self.scratch("replacement")
-        FileManager.default.createFile(atPath: replacement, contents: nil, attributes: [.posixPermissions: 0o600])
+        try #require(FileManager.default.createFile(atPath: replacement, contents: nil, attributes: [.posixPermissions: 0o600]), "the test could not create its file")
         #expect(rename(replacement, path) == 0)
         try outbox.deliver(Self.message)
         #expect(try OutboxDelivery.messages(at: path).count == 1, "a replaced outbox gets the next line")
@@ -91,7 +91,7 @@ import Glibc
         #expect(opened?.reason.contains("0644") == true)
         #expect(try OutboxDelivery.messages(at: path).count == 1)
 
-        FileManager.default.createFile(atPath: target, contents: nil, attributes: [.posixPermissions: 0o600])
+        try #require(FileManager.default.createFile(atPath: target, contents: nil, attributes: [.posixPermissions: 0o600]), "the test could not create its file")
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
         let linked = #expect(throws: LocalFile.Failure.self) { try outbox.deliver(Self.message) }

@@ -9,7 +9,7 @@ import TestSupport
 
 /// Deliveries against moto, a real SES API server, run by the test on 127.0.0.1 with signature checking on:
 /// moto verifies every request's Signature Version 4 against the access key it issued.
-@Suite("SES delivery against moto", .serialized)
+@Suite("SES delivery against moto", .serialized, .requires(.motoServer))
 final class SESMotoEndToEndTests {
     private let moto: LocalServerProcess
     private let endpoint: String

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `cognito-local` with `--bootstrap`: the function in a real process behind the local Runtime API.
@@ -28,7 +29,7 @@ struct BootstrapCommandTests {
         #expect(result.stdout.contains("Max Memory Used: "))
     }
 
-    @Test("a bootstrap that hangs is stopped at the timeout: exit status 3")
+    @Test("a bootstrap that hangs is stopped at the timeout: exit status 3", .requires(.python3))
     func hangingBootstrap() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -40,7 +41,7 @@ struct BootstrapCommandTests {
         #expect(result.stderr.contains("Task timed out after 1.00 seconds"))
     }
 
-    @Test("a bootstrap that crashes during an invocation: exit status 9")
+    @Test("a bootstrap that crashes during an invocation: exit status 9", .requires(.python3))
     func crashingBootstrap() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }

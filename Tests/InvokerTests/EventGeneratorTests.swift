@@ -45,8 +45,10 @@ struct EventGeneratorTests {
         #expect(right.rightAnswer != nil)
         // Each answer to a function of its own: in one, the first answer's record would decide the second (a right
         // answer uses the code up; a generated code was never recorded as sent).
-        #expect(await try InProcessTransport(configuration: configuration).invoke(right.event.serialized()).summary == "answer correct")
-        #expect(await try InProcessTransport(configuration: configuration).invoke(wrong.event.serialized()).summary == "answer wrong")
+        let rightInvocation = try await InProcessTransport(configuration: configuration).invoke(right.event.serialized())
+        let wrongInvocation = try await InProcessTransport(configuration: configuration).invoke(wrong.event.serialized())
+        #expect(rightInvocation.summary == "answer correct")
+        #expect(wrongInvocation.summary == "answer wrong")
     }
 
     @Test("an explicit session keeps foreign challenges as written")

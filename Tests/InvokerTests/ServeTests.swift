@@ -1,6 +1,7 @@
 import CurlHTTP
 import Foundation
 import LosslessJSON
+import TestSupport
 import Testing
 
 /// `cognito-local serve` running as a process, stopped with SIGTERM when the test is done.
@@ -137,14 +138,10 @@ struct ServeTests {
         _ = try await serve.stop()
     }
 
-    @Test("aws lambda invoke --endpoint-url works against it")
+    @Test("aws lambda invoke --endpoint-url works against it", .requires(.awsCLI))
     func awsCLIInvokes() async throws {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        guard let aws = path.split(separator: ":").map({ "\($0)/aws" }).first(where: FileManager.default.isExecutableFile)
-        else {
-            Issue.record("the AWS CLI is missing: pip install awscli (.ci/setup --test installs it)")
-            return
-        }
+        let aws = try #require(path.split(separator: ":").map({ "\($0)/aws" }).first(where: FileManager.default.isExecutableFile))
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let serve = try await ServeProcess([], environment: ["OUTBOX_PATH": scratch.path("outbox.jsonl")])
@@ -162,7 +159,7 @@ struct ServeTests {
         _ = try await serve.stop()
     }
 
-    @Test("a bootstrap that dies is reported as Runtime.ExitError and started again for the next invocation")
+    @Test("a bootstrap that dies is reported as Runtime.ExitError and started again for the next invocation", .requires(.python3))
     func restartsADeadBootstrap() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }

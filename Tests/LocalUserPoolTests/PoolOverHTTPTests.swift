@@ -172,7 +172,7 @@ actor RecordingTransport: TriggerTransport {
 
     func invoke(_ event: [UInt8]) async throws(InvokerError) -> Invocation {
         if let object = try? JSONValue(parsing: event).objectValue { events.append(object) }
-        return try await inner.invoke(event)
+        return await inner.invoke(event)
     }
 
     /// Each event's trigger source and its request's `clientMetadata` (nil when absent), oldest first; forgets them.

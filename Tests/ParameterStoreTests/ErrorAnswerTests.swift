@@ -1,5 +1,6 @@
 import AWSSigV4
 import ParameterStore
+import TestSupport
 import Testing
 
 /// How the client reads AWS's error and odd success answers, served over real HTTP by ``CannedAnswerServer``.
@@ -22,7 +23,7 @@ struct ErrorAnswerTests {
         }
     }
 
-    @Test func accessDeniedCarriesAWSsExplanation() throws {
+    @Test(.requires(.python3)) func accessDeniedCarriesAWSsExplanation() throws {
         let error = try failure(
             status: 400,
             body: #"{"__type":"AccessDeniedException","message":"User: arn:aws:sts::123456789012:assumed-role/fn/fn is not authorized to perform: ssm:GetParameter"}"#)
@@ -35,7 +36,7 @@ struct ErrorAnswerTests {
         #expect("\(error!)".hasSuffix("the function's role needs ssm:GetParameter on it and kms:Decrypt on its key."))
     }
 
-    @Test func theErrorTypeHeaderWinsAndQualifiedTypesAreShortened() throws {
+    @Test(.requires(.python3)) func theErrorTypeHeaderWinsAndQualifiedTypesAreShortened() throws {
         let fromHeader = try failure(
             status: 400, headers: ["x-amzn-ErrorType: ParameterNotFound:http://internal.amazon.com/coral/com.amazonaws.ssm/"],
             body: "{}")
@@ -50,7 +51,7 @@ struct ErrorAnswerTests {
         }
     }
 
-    @Test func throttlingIsRejectedWithItsStatusAndType() throws {
+    @Test(.requires(.python3)) func throttlingIsRejectedWithItsStatusAndType() throws {
         let error = try failure(status: 400, body: #"{"__type":"ThrottlingException","message":"Rate exceeded"}"#)
         guard case .rejected(parameter: Self.name, status: 400, type: "ThrottlingException")? = error else {
             Issue.record("expected a rejection, got \(String(describing: error))")
@@ -64,7 +65,7 @@ struct ErrorAnswerTests {
         }
     }
 
-    @Test(arguments: [
+    @Test(.requires(.python3), arguments: [
         ("not json at all", "the answer is not JSON"),
         (#"{"Parameters":[]}"#, "the answer has no \"Parameter\" object"),
         (#"{"Parameter":{"Type":"SecureString","Value":42}}"#, "the answer has no string \"Parameter.Value\""),

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Reads against moto on 127.0.0.1, which checks every request's signature and the signing key's IAM policy.
-@Suite("Parameter Store against moto", .serialized)
+@Suite("Parameter Store against moto", .serialized, .requires(.motoServer, .boto3))
 final class ParameterStoreMotoTests {
     private let moto: MotoParameterStore
 

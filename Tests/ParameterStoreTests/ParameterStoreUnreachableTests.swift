@@ -30,7 +30,7 @@ struct ParameterStoreUnreachableTests {
     }
 
     /// A server that accepts the connection but never answers: the read ends when the budget does.
-    @Test func aSilentServerTimesOutAtTheBudget() throws {
+    @Test(.requires(.python3)) func aSilentServerTimesOutAtTheBudget() throws {
         let port = LocalServerProcess.freePort()
         let silent = try LocalServerProcess(
             arguments: ["python3", "-c", "import socket, sys, time\ns = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"

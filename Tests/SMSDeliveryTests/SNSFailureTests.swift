@@ -9,7 +9,7 @@ import TestSupport
 /// time budget. Time bounds are generous: they prove the budget holds, not how fast anything is.
 @Suite("SNS delivery failures")
 struct SNSFailureTests {
-    @Test(arguments: ["15555550100", "+1555", "+1234567890123456", "+0155555501", "+1 555 555 0100", "+1555555010a", "", "jane@example.com"])
+    @Test(.requires(.python3), arguments: ["15555550100", "+1555", "+1234567890123456", "+0155555501", "+1 555 555 0100", "+1555555010a", "", "jane@example.com"])
     func notE164IsRefusedWithoutARequest(number: String) throws {
         let server = try ScriptedAWSServer(.sns, ["200"])
         defer { server.stop() }
@@ -24,7 +24,7 @@ struct SNSFailureTests {
         #expect(try server.requestClientPorts().isEmpty)
     }
 
-    @Test(arguments: ["+15555550100", "+44207946000", "+491701234567890"])
+    @Test(.requires(.python3), arguments: ["+15555550100", "+44207946000", "+491701234567890"])
     func e164NumbersAreSent(number: String) throws {
         let server = try ScriptedAWSServer(.sns, ["200"])
         defer { server.stop() }
@@ -47,7 +47,7 @@ struct SNSFailureTests {
         #expect("\(error!)".hasPrefix("Could not reach SNS at http://127.0.0.1:\(port): "))
     }
 
-    @Test func xmlErrorIsTypedNotRetriedAndNeverShowsTheCode() throws {
+    @Test(.requires(.python3)) func xmlErrorIsTypedNotRetriedAndNeverShowsTheCode() throws {
         let server = try ScriptedAWSServer(.sns, ["400:InvalidParameter"])
         defer { server.stop() }
         let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
@@ -69,7 +69,7 @@ struct SNSFailureTests {
     }
 
     /// A 5xx may come after the message went out: a second try could send it twice, so there is none.
-    @Test func serverErrorIsReportedWithoutARetry() throws {
+    @Test(.requires(.python3)) func serverErrorIsReportedWithoutARetry() throws {
         let server = try ScriptedAWSServer(.sns, ["500"])
         defer { server.stop() }
         let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
@@ -87,7 +87,7 @@ struct SNSFailureTests {
         #expect(try server.requestClientPorts().count == 1)
     }
 
-    @Test(arguments: ["429:Throttled", "400:Throttling"])
+    @Test(.requires(.python3), arguments: ["429:Throttled", "400:Throttling"])
     func transientFailureThenSuccess(first: String) throws {
         let server = try ScriptedAWSServer(.sns, [first, "200"])
         defer { server.stop() }
@@ -97,7 +97,7 @@ struct SNSFailureTests {
         #expect(receipt.attempts == 2)
     }
 
-    @Test func slowServerEndsWithinTheBudget() throws {
+    @Test(.requires(.python3)) func slowServerEndsWithinTheBudget() throws {
         let server = try ScriptedAWSServer(.sns, ["200@10000"])
         defer { server.stop() }
         let budget = Duration.milliseconds(800)

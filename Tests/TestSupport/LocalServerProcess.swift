@@ -19,8 +19,11 @@ public final class LocalServerProcess {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        let output = FileHandle(forWritingAtPath: outputPath)
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+              let output = FileHandle(forWritingAtPath: outputPath)
+        else {
+            throw StartFailure(command: arguments[0], output: "could not create its log file \(outputPath)")
+        }
         process.standardOutput = output
         process.standardError = output
         try process.run()

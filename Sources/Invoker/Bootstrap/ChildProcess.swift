@@ -215,7 +215,7 @@ public struct ChildProcessError: Error, Sendable, Equatable, CustomStringConvert
 /// needs `_GNU_SOURCE`, which the Glibc module is not imported with.
 private enum SpawnCloseFrom {
     typealias Function = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    nonisolated(unsafe) static let function: Function? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
+    static let function: Function? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
         .map { unsafeBitCast($0, to: Function.self) }
 }
 

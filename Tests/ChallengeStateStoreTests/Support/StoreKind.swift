@@ -1,5 +1,6 @@
 import ChallengeStateStore
 import Foundation
+import TestSupport
 import Testing
 
 /// The two stores the behaviour suite runs against.
@@ -8,6 +9,12 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case dynamoDB
 
     var testDescription: String { rawValue }
+
+    /// The stores this run can check: DynamoDB only when moto's server is installed (without it, the DynamoDB cases
+    /// are left out, and DynamoDBMotoTests is skipped naming what to install).
+    static var available: [StoreKind] {
+        ExternalTool.motoServer.isAvailable ? allCases : [.memory]
+    }
 
     /// A new store; for DynamoDB, one on the suite's moto table.
     func make() throws -> any StateStore {
