@@ -167,8 +167,7 @@ struct InvocationTimedOut: Error {}
 func startMoto() throws -> (server: LocalServerProcess, endpoint: String) {
     let port = LocalServerProcess.freePort()
     do {
-        let server = try LocalServerProcess(
-            arguments: ["python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)], port: port)
+        let server = try LocalServerProcess(arguments: MotoServer.arguments(port: port), port: port)
         return (server, "http://127.0.0.1:\(port)")
     } catch {
         throw MotoUnavailable(reason: "\(error)")

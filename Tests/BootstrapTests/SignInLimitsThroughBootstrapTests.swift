@@ -17,8 +17,7 @@ import Testing
 
         init() throws {
             let port = LocalServerProcess.freePort()
-            server = try LocalServerProcess(
-                arguments: ["python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)], port: port)
+            server = try LocalServerProcess(arguments: MotoServer.arguments(port: port), port: port)
             endpoint = "http://127.0.0.1:\(port)"
             let setup = Process()
             setup.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -82,7 +82,7 @@ struct MotoDynamoDBTrait: SuiteTrait, TestScoping {
         let port = LocalServerProcess.freePort()
         let server: LocalServerProcess
         do {
-            server = try LocalServerProcess(arguments: ["python3", "-c", Self.quietMoto, String(port)], port: port)
+            server = try LocalServerProcess(arguments: MotoServer.arguments(port: port), port: port)
         } catch {
             throw MotoMissing(detail: "\(error)")
         }
@@ -91,15 +91,6 @@ struct MotoDynamoDBTrait: SuiteTrait, TestScoping {
         try moto.createTable()
         try await MotoDynamoDB.$current.withValue(moto, operation: function)
     }
-
-    /// moto's server with its request log off: LocalServerProcess never reads the pipe it gives the server, so
-    /// a line per request would fill the pipe after several hundred requests and block the server.
-    private static let quietMoto = """
-        import logging, sys
-        from moto.server import main
-        logging.getLogger("werkzeug").setLevel(logging.ERROR)
-        main(["-H", "127.0.0.1", "-p", sys.argv[1]])
-        """
 
     struct MotoMissing: Error, CustomStringConvertible {
         let detail: String
