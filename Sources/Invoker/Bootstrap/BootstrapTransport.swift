@@ -15,8 +15,8 @@ public struct BootstrapSettings: Sendable {
     /// `AWS_LAMBDA_FUNCTION_MEMORY_SIZE` and the REPORT line's Memory Size.
     public var memorySizeMB: Int
     public var function: FunctionIdentity
-    /// Read the bootstrap's standard output and give each invocation its metric line (``Invocation/metrics``); other
-    /// output still goes to standard error.
+    /// Give each invocation the metric line the bootstrap wrote (``Invocation/metrics``); without it the metric lines
+    /// are dropped. Any other output on its standard output goes to standard error either way.
     public var capturesMetrics: Bool
 
     public init(
@@ -111,7 +111,7 @@ public actor BootstrapTransport: TriggerTransport {
             requestId: requestId, duration: duration, initDuration: initDuration, memorySizeMB: settings.memorySizeMB,
             maxMemoryUsedMB: process.peakMemoryMiB)
         // The function writes its line before it answers; the reader may see it a moment after the answer.
-        let metrics = metricLines?.take(waitingUpTo: .milliseconds(250))
+        let metrics = settings.capturesMetrics ? metricLines?.take(waitingUpTo: .milliseconds(250)) : nil
         return Invocation(requestId: requestId, outcome: outcome, duration: duration, report: report, metrics: metrics)
     }
 
@@ -139,23 +139,21 @@ public actor BootstrapTransport: TriggerTransport {
             }
             self.address = address
         }
+        // Its standard output is read here: the metric lines go to the invocations that asked for them (and are
+        // left out of the transcript otherwise); anything else goes on to standard error, beside its logs.
         let child: ChildProcess
-        var output: ChildProcess.Output = .standardError
         var ends: [Int32] = [-1, -1]
-        if settings.capturesMetrics {
-            guard pipe(&ends) == 0 else { throw .bootstrapDidNotStart("no pipe for its standard output: \(String(cString: strerror(errno)))") }
-            output = .standardOutputTo(ends[1])
-        }
+        guard pipe(&ends) == 0 else { throw .bootstrapDidNotStart("no pipe for its standard output: \(String(cString: strerror(errno)))") }
         do {
-            child = try ChildProcess.spawn(settings.path, environment: lambdaEnvironment(runtimeAPI: address), output: output)
+            child = try ChildProcess.spawn(
+                settings.path, environment: lambdaEnvironment(runtimeAPI: address), output: .standardOutputTo(ends[1]))
         } catch {
-            if settings.capturesMetrics { close(ends[0]); close(ends[1]) }
+            close(ends[0])
+            close(ends[1])
             throw .bootstrapDidNotStart(error.description)
         }
-        if settings.capturesMetrics {
-            close(ends[1])
-            metricLines = MetricLineReader(reading: ends[0])
-        }
+        close(ends[1])
+        metricLines = MetricLineReader(reading: ends[0], keepsMetrics: settings.capturesMetrics)
 
         enum Start: Sendable {
             case started(RuntimeStart)

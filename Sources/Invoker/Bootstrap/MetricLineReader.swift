@@ -12,7 +12,8 @@ final class MetricLineReader: Sendable {
     private let lines = PosixLock<[String]>([])
 
     /// Takes over `descriptor` (closed when the writer's end closes).
-    init(reading descriptor: Int32) {
+    /// - Parameter keepsMetrics: false to drop the metric lines (nobody asked for them), passing the rest on.
+    init(reading descriptor: Int32, keepsMetrics: Bool = true) {
         let thread = Thread { [lines] in
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -25,7 +26,7 @@ final class MetricLineReader: Sendable {
                     let line = Array(pending[..<end])
                     pending.removeSubrange(...end)
                     if line.starts(with: Array(#"{"_aws""#.utf8)) {
-                        lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+                        if keepsMetrics { lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } }
                     } else {
                         StandardStream.write(String(decoding: line, as: UTF8.self) + "\n", to: STDERR_FILENO)
                     }
