@@ -140,7 +140,13 @@ public final class CognitoTriggerHandler {
             }
             switch decision {
             case .proceed:
-                break
+                if let message = issued.delivery,
+                   let spent = try reservePoolSend(message, seal: issued.seal, limiter: limiter, user: user, key: key, now: now, facts: &facts)
+                {
+                    issued = engine.withholding(issued)
+                    throttled = true
+                    note = "nothing sent: the pool reached \(spent); the challenge will not verify"
+                }
             case .reuse(let live, let secondsAgo):
                 issued = engine.reusing(live, for: issued, now: now)
                 note = "nothing sent again: the message sent \(secondsAgo) s ago is still valid"
@@ -178,6 +184,25 @@ public final class CognitoTriggerHandler {
         return (issued, note)
     }
 
+    /// Takes the message from the pool's send budgets; when one is spent, withdraws the send the user's record just
+    /// counted and returns the budget's variable for the log.
+    private func reservePoolSend(
+        _ message: CodeMessage, seal: ChallengeSeal, limiter: SignInLimiter, user: UserIdentity, key: String, now: Int64,
+        facts: inout TriggerFacts
+    ) throws(TriggerError) -> String? {
+        let counts: [PoolCount] = message.channel == .sms ? [.sends, .textMessages] : [.sends]
+        do {
+            guard let spent = try limiter.reservePool(counts, user: user, userKey: key, now: now) else { return nil }
+            try limiter.withdrawSend(key: key, seal: seal, now: now)
+            return spent == .sends
+                ? "POOL_MAX_SENDS_PER_WINDOW=\(limiter.limits.pool.maxSendsPerWindow)"
+                : "POOL_MAX_SMS_PER_WINDOW=\(limiter.limits.pool.maxTextMessagesPerWindow)"
+        } catch {
+            facts.outcome = .stateStoreError
+            throw .stateStoreUnavailable(error)
+        }
+    }
+
     /// Judges an answer, and for a step that proves identity records it within the limits across sign-ins: the
     /// answer counts as right only if the write that uses it up succeeds.
     private func verifyAnswer(
@@ -211,9 +236,22 @@ public final class CognitoTriggerHandler {
         let start = MonotonicInstant.now
         do {
             defer { facts.stateStoreTime = start.duration(to: .now) }
+            let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
+            // A user out of wrong answers is refused below without taking from the pool: one user's guesser cannot
+            // spend everyone's budget.
+            let poolSpent = if outcome.isCorrect {
+                try limiter.poolFailuresSpent(user: user, userKey: key, now: now)
+            } else if try limiter.failuresSpent(key: key, now: now) {
+                false
+            } else {
+                try limiter.reservePool([.failures], user: user, userKey: key, now: now) != nil
+            }
+            if poolSpent {
+                facts.outcome = .budgetExhausted
+                return (false, "answer not judged: the pool reached POOL_MAX_FAILURES_PER_WINDOW=\(limiter.limits.pool.maxFailuresPerWindow) wrong answers", nil)
+            }
             decision = try limiter.decideAnswer(
-                key: limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound),
-                seal: seal, correct: outcome.isCorrect, usedSequence: verdict.usedSequence,
+                key: key, seal: seal, correct: outcome.isCorrect, usedSequence: verdict.usedSequence,
                 requiresLiveCode: step.deliversAnswer, now: now)
         } catch {
             facts.outcome = .stateStoreError

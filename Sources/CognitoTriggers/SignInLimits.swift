@@ -28,11 +28,15 @@ public struct SignInLimits: Sendable {
     /// proves identity (codes, links, TOTPs).
     public var maxFailuresPerWindow: Int64 = 10
     public var failureWindowSeconds: Int64 = 3600
+    /// Budgets for the whole user pool, against floods over many user names; see ``PoolBudgets``.
+    public var pool = PoolBudgets()
 
     public init() {}
 
     /// Reads the `RESEND_AFTER_SECONDS`, `MAX_SENDS_PER_WINDOW`, `SEND_WINDOW_SECONDS`, `MAX_FAILURES_PER_WINDOW` and
-    /// `FAILURE_WINDOW_SECONDS` variables; a bad value names its variable.
+    /// `FAILURE_WINDOW_SECONDS` variables, and the pool's `POOL_MAX_SENDS_PER_WINDOW`, `POOL_MAX_SMS_PER_WINDOW`,
+    /// `POOL_MAX_FAILURES_PER_WINDOW` and `POOL_WINDOW_SECONDS` (0 turns a pool budget off); a bad value names its
+    /// variable.
     public init(environment: [String: String]) throws(ConfigurationError) {
         func read(_ variable: String, _ range: ClosedRange<Int64>, default value: Int64) throws(ConfigurationError) -> Int64 {
             guard let text = environment[variable], !text.isEmpty else { return value }
@@ -47,6 +51,10 @@ public struct SignInLimits: Sendable {
         sendWindowSeconds = try read("SEND_WINDOW_SECONDS", 60...86_400, default: 900)
         maxFailuresPerWindow = try read("MAX_FAILURES_PER_WINDOW", 1...10_000, default: 10)
         failureWindowSeconds = try read("FAILURE_WINDOW_SECONDS", 60...86_400, default: 3600)
+        pool.maxSendsPerWindow = try read("POOL_MAX_SENDS_PER_WINDOW", 0...100_000_000, default: 0)
+        pool.maxTextMessagesPerWindow = try read("POOL_MAX_SMS_PER_WINDOW", 0...100_000_000, default: 1000)
+        pool.maxFailuresPerWindow = try read("POOL_MAX_FAILURES_PER_WINDOW", 0...100_000_000, default: 0)
+        pool.windowSeconds = try read("POOL_WINDOW_SECONDS", 60...86_400, default: 3600)
     }
 }
 
@@ -172,7 +180,7 @@ struct SignInLimiter {
     /// Decides from the record believed live and writes the change on that record's version; a lost write hands back
     /// the winning record, and the decision is made again from it. A decision that writes nothing is confirmed with
     /// a read when it was made from a record only remembered.
-    private func update<Result>(
+    func update<Result>(
         _ key: String, now: Int64, _ decide: (StateRecord?) -> (Result, StateRecord?)
     ) throws(StateStoreError) -> Result {
         var believed = seen[key, now]
@@ -217,7 +225,7 @@ extension SignInLimiter {
 
 /// A count over a sliding window, estimated from two fixed windows: the previous window's count weighted by the
 /// part of it the sliding window still covers, plus the current window's count.
-private struct SlidingCount {
+struct SlidingCount {
     let field: String
     let window: Int64
     let windowStart: Int64
@@ -270,16 +278,16 @@ final class SeenRecords: Sendable {
 }
 
 extension StateRecord {
-    fileprivate var liveSeal: ChallengeSeal? {
+    var liveSeal: ChallengeSeal? {
         text("seal").flatMap(ChallengeSeal.init(metadata:))
     }
 
-    fileprivate func text(_ name: String) -> String? {
+    func text(_ name: String) -> String? {
         guard case .string(let value)? = fields[name] else { return nil }
         return value
     }
 
-    fileprivate func number(_ name: String) -> Int64? {
+    func number(_ name: String) -> Int64? {
         guard case .number(let value)? = fields[name] else { return nil }
         return value
     }

@@ -161,6 +161,7 @@ struct SignInLimitsTests {
 
     @Test("limits are configured by their variables; bad values name them", arguments: [
         "RESEND_AFTER_SECONDS", "MAX_SENDS_PER_WINDOW", "SEND_WINDOW_SECONDS", "MAX_FAILURES_PER_WINDOW", "FAILURE_WINDOW_SECONDS",
+        "POOL_MAX_SENDS_PER_WINDOW", "POOL_MAX_SMS_PER_WINDOW", "POOL_MAX_FAILURES_PER_WINDOW", "POOL_WINDOW_SECONDS",
     ])
     func badLimit(variable: String) {
         let error = #expect(throws: ConfigurationError.self) {
