@@ -110,6 +110,9 @@ public struct TriggerConfiguration: Sendable {
         } else {
             magicLinkURL = nil
         }
+        if magicLinkURL?.sendsTokenToServer == true {
+            warnings.append("MAGIC_LINK_URL puts {token} where the browser sends it to the server, whose logs then hold live sign-in tokens: put it in the fragment, e.g. https://app.example.com/sign-in#token={token}")
+        }
         switch value("CODE_DELIVERY") {
         case nil:
             throw .missing(

@@ -38,7 +38,7 @@ public struct MagicLinkStep: ChallengeStep {
         guard linkURL != nil else {
             throw .missing(
                 variable: MagicLinkURL.variable,
-                hint: "name the app page that submits the link's token, such as https://app.example.com/sign-in?token={token}")
+                hint: "name the app page that submits the link's token, such as https://app.example.com/sign-in#token={token}")
         }
     }
 

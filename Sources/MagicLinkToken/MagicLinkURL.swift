@@ -1,6 +1,6 @@
 import PlainText
 /// The sign-in link a token goes into: a URL template with `{token}` where the token belongs, such as
-/// `https://app.example.com/sign-in?token={token}`.
+/// `https://app.example.com/sign-in#token={token}`.
 ///
 /// The template must use https, except `http://localhost` and `http://127.0.0.1` (any port) for local use, and
 /// must carry `{token}` after its host. Tokens are base64url, so they need no percent-encoding anywhere in a URL.
@@ -23,6 +23,14 @@ public struct MagicLinkURL: Sendable, Equatable {
     public init(environment: [String: String]) throws(MagicLinkURLError) {
         guard let template = environment[Self.variable], !template.isEmpty else { throw .notSet }
         try self.init(template: template)
+    }
+
+    /// True when the token goes into the path or the query string, which the browser sends to the server (and so to
+    /// its access logs, proxies and `Referer` headers), rather than into the fragment (`#token={token}`), which it
+    /// keeps to itself.
+    public var sendsTokenToServer: Bool {
+        guard let fragment = template.firstIndex(of: "#") else { return true }
+        return template[..<fragment].containsText(Self.placeholder)
     }
 
     /// The link for a token: every `{token}` replaced by it.
@@ -78,7 +86,7 @@ public enum MagicLinkURLError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String {
         switch self {
         case .notSet:
-            "\(MagicLinkURL.variable) is not set: name the sign-in page, such as https://app.example.com/sign-in?token={token}."
+            "\(MagicLinkURL.variable) is not set: name the sign-in page, such as https://app.example.com/sign-in#token={token}."
         case .invalid(let template, let problem):
             "\(MagicLinkURL.variable) \"\(template)\" \(problem)."
         }

@@ -244,3 +244,18 @@ extension SignInLimitsTests {
         #expect(unrestricted.startupWarnings.contains { $0.hasPrefix("SMS_ALLOWED_COUNTRIES is not set") })
     }
 }
+
+/// Sign-in links whose token would land in server logs.
+extension SignInLimitsTests {
+    @Test("a MAGIC_LINK_URL with the token in the query string warns at start; one with it in the fragment does not")
+    func magicLinkTokenInQueryWarns() throws {
+        func warnings(_ template: String) throws -> [String] {
+            try TriggerConfiguration(environment: [
+                "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "CHALLENGE_FLOW": "magic-link",
+                "MAGIC_LINK_URL": template,
+            ]).startupWarnings
+        }
+        #expect(try warnings("https://app.example.com/sign-in?token={token}").contains { $0.hasPrefix("MAGIC_LINK_URL puts {token} where the browser sends it") })
+        #expect(try warnings("https://app.example.com/sign-in#token={token}").isEmpty)
+    }
+}

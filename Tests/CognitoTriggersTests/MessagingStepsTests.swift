@@ -14,7 +14,7 @@ import Testing
 /// the corpus, a clock the test moves, and the in-memory state store where a test says so.
 @Suite("Messaging steps through the handler")
 struct MessagingStepsTests {
-    static let linkTemplate = "https://app.example.com/sign-in?token={token}"
+    static let linkTemplate = "https://app.example.com/sign-in#token={token}"
     static let phone = "+15555550100"
 
     let clock = TestClock()
@@ -68,7 +68,7 @@ struct MessagingStepsTests {
         let (created, result) = try create(handler, try Self.createEvent())
         let message = try #require(delivery.messages.last)
         #expect(message.channel == .email && message.recipient == "jane.doe@example.com")
-        #expect(message.link == "https://app.example.com/sign-in?token=\(message.code)")
+        #expect(message.link == "https://app.example.com/sign-in#token=\(message.code)")
         #expect(message.code.count > 40, "a token, not a short code")
         #expect(created.response.publicChallengeParameters?["challenge"] == "MAGIC_LINK")
         #expect(created.response.publicChallengeParameters?["destination"] == "j***@e***.com")

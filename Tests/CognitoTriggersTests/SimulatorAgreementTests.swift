@@ -27,7 +27,7 @@ struct SimulatorAgreementTests {
     func everyDefineDecisionMatches(flow: String) throws {
         let environment = CorpusEvent(name: flow, bytes: [], expectation: JSONObject([("flow", .string(flow))]))
             .environment(outbox: "/dev/null")
-            .merging(["MAGIC_LINK_URL": "https://app.example.com/sign-in?token={token}"]) { $1 }
+            .merging(["MAGIC_LINK_URL": "https://app.example.com/sign-in#token={token}"]) { $1 }
         let configuration = try TriggerConfiguration(environment: environment)
         var compared = 0
         for (userNotFound, script) in [false, true].flatMap({ unknown in Self.scripts.map { (unknown, $0) } }) {

@@ -99,7 +99,7 @@ struct CommandLineTests {
     @Test("sign-in --client-metadata channel=sms texts the code of srp+email-or-sms-code (the Create after the password gets it); magic-link signs in with the token", arguments: [
         (["--flow", "srp+email-or-sms-code", "--password", LocalDefaults.password, "--client-metadata", "channel=sms"], "📱 texted to "),
         (["--flow", "email-or-sms-code", "--client-metadata", "channel=sms"], "✉ delivered to j***@e***.com: "),
-        (["--flow", "magic-link"], "✉ sign-in link delivered to j***@e***.com: http://localhost:3000/sign-in?token="),
+        (["--flow", "magic-link"], "✉ sign-in link delivered to j***@e***.com: http://localhost:3000/sign-in#token="),
     ])
     func signInByTextAndLink(arguments: [String], note: String) async throws {
         let result = try await Self.cognitoLocal(["sign-in", "--answers", "@outbox", "--no-color"] + arguments)

@@ -70,7 +70,7 @@ struct SignInChannelTests {
         #expect(email["channel"] == "email")
         let token = try #require(email["code"]?.stringValue)
         let link = try #require(email["link"]?.stringValue)
-        #expect(link.hasPrefix("http://localhost:3000/sign-in?token="))
+        #expect(link.hasPrefix("http://localhost:3000/sign-in#token="))
         #expect(run.transcript.contains("✉ sign-in link delivered to j***@e***.com: \(link)"), "\(run.transcript)")
         #expect(run.transcript.contains("link token › \(token)"))
     }

@@ -165,7 +165,7 @@ def test_magic_link_answered_with_the_whole_link(pools, answer_files, link):
     assert output["challenges"] == ["CUSTOM_CHALLENGE"]
     assert "challenge: MAGIC_LINK" in progress
     sent = [json.loads(line) for line in pool.outbox.read_text().splitlines() if line.strip()][-1]["link"]
-    assert sent.startswith((link or "http://localhost:3000/sign-in?token={token}").split("{")[0])
+    assert sent.startswith((link or "http://localhost:3000/sign-in#token={token}").split("{")[0])
 
 
 def test_client_metadata_chooses_the_channel(pools, answer_files):

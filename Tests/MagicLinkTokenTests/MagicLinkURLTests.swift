@@ -35,6 +35,17 @@ import Testing
         }
     }
 
+    @Test("a token in the path or query reaches the server; one in the fragment does not", arguments: [
+        ("https://app.example.com/sign-in#token={token}", false),
+        ("https://app.example.com/sign-in?next=%2F#token={token}", false),
+        ("https://app.example.com/sign-in?token={token}", true),
+        ("https://app.example.com/l/{token}", true),
+        ("https://app.example.com/l/{token}#token={token}", true),
+    ])
+    func tellsWhetherTheServerSeesTheToken(template: String, sent: Bool) throws {
+        #expect(try MagicLinkURL(template: template).sendsTokenToServer == sent)
+    }
+
     @Test func readsTheEnvironment() throws {
         let link = try MagicLinkURL(environment: ["MAGIC_LINK_URL": "https://app.example.com/s?t={token}"])
         #expect(link.template == "https://app.example.com/s?t={token}")

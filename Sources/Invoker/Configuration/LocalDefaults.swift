@@ -13,7 +13,7 @@ public enum LocalDefaults {
     /// jane's verified phone number (a fictional 555 number), for `sms-code`.
     public static let phoneNumber = "+15555550100"
     /// Where local sign-in links point (`magic-link`); locally the link's token is read from the outbox.
-    public static let magicLinkURL = "http://localhost:3000/sign-in?token={token}"
+    public static let magicLinkURL = "http://localhost:3000/sign-in#token={token}"
     public static let password = "Correct-Horse-9"
     public static let userPoolId = "us-east-1_EXAMPLE"
     public static let region = "us-east-1"
