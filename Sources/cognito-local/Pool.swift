@@ -17,7 +17,9 @@ struct Pool: AsyncParsableCommand {
             WriteAttributes and ReadAttributes (UpdateUserAttributes refuses others; GetUser and ID tokens leave \
             them out). User names are case-insensitive. With --bootstrap, the flow may name the steps that \
             bootstrap registers. Prints \
-            "Listening on http://HOST:PORT" when ready, one line per request on standard error, and stops on Ctrl-C \
+            "Listening on http://HOST:PORT" and then "HTTP API on http://HOST:PORT" (the passkey routes, \
+            POST /passkeys/registration/options, POST /passkeys/registration, GET /passkeys, PATCH and DELETE \
+            /passkeys/{id}, each behind a JWT authorizer that takes this pool's access tokens) when ready, one line per request on standard error, and stops on Ctrl-C \
             or SIGTERM. Browser pages get CORS headers only from the origins --allow-origin names (by default the \
             pool's own, http://127.0.0.1:PORT and http://localhost:PORT), so that no other page open in the browser \
             can call the pool.
@@ -28,6 +30,9 @@ struct Pool: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     var port = 9229
+
+    @Option(name: .customLong("api-port"), help: ArgumentHelp("The port of the HTTP API in front of the function (the passkey routes, as API Gateway with a JWT authorizer of this pool serves them); by default the pool's port + 1, or a free one with --port 0.", valueName: "port"))
+    var apiPort: Int?
 
     @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\", \"phoneNumber\", \"attributes\": {\"custom:…\": …}}] (default: jane / Correct-Horse-9).", valueName: "file"))
     var users: String?
@@ -94,23 +99,39 @@ struct Pool: AsyncParsableCommand {
                 let endpoint = PoolEndpoint(allowedOrigins: try? crossOriginPolicy()) { exchange in
                     console.diagnostics("\(exchange.operation)  \(exchange.summary)")
                 }
+                var poolURL = ""
+                let pool: LocalUserPool
                 do {
-                    _ = try await endpoint.start(host: host, port: port) { baseURL in
+                    pool = try await endpoint.start(host: host, port: port) { baseURL in
+                        poolURL = baseURL
                         let issuer = CognitoTokenIssuer(issuer: "\(baseURL)/\(settings.userPoolId)", clientID: settings.clientId, key: key)
-                        let pool = try LocalUserPool(settings: settings, users: poolUsers, transport: transport, issuer: issuer)
-                        console.output("Listening on \(baseURL)")
-                        console.diagnostics("""
-                            user pool \(settings.userPoolId) · app client \(settings.clientId) · flows \(settings.flows.sortedNames.joined(separator: ", ")) · triggers \(transport.label)
-                            JWKS \(baseURL)/\(settings.userPoolId)/.well-known/jwks.json · issuer \(issuer.issuer)
-                            """)
-                        return pool
+                        return try LocalUserPool(settings: settings, users: poolUsers, transport: transport, issuer: issuer)
                     }
                 } catch {
                     await endpoint.shutdown()
                     throw .usage("cannot serve the pool on \(host):\(port): \(error)")
                 }
+                let boundPort = Int(poolURL.split(separator: ":").last ?? "") ?? port
+                let api = HTTPAPIEndpoint(allowedOrigins: (try? crossOriginPolicy()) ?? .ownOrigin(host: host, port: boundPort)) { line in
+                    console.diagnostics("API  \(line)")
+                }
+                let apiURL: String
+                do {
+                    apiURL = try await api.start(host: host, port: apiPort ?? (port == 0 ? 0 : port + 1), pool: pool)
+                } catch {
+                    await endpoint.shutdown()
+                    throw .usage("cannot serve the HTTP API on \(host): \(error)")
+                }
+                console.output("Listening on \(poolURL)")
+                console.output("HTTP API on \(apiURL)")
+                console.diagnostics("""
+                    user pool \(settings.userPoolId) · app client \(settings.clientId) · flows \(settings.flows.sortedNames.joined(separator: ", ")) · triggers \(transport.label)
+                    JWKS \(poolURL)/\(settings.userPoolId)/.well-known/jwks.json · issuer \(poolURL)/\(settings.userPoolId)
+                    HTTP API: the passkey routes, with a JWT authorizer taking this pool's access tokens for app client \(settings.clientId)
+                    """)
                 await waitForTermination()
                 console.diagnostics("stopping")
+                await api.shutdown()
                 await endpoint.shutdown()
             }
         }

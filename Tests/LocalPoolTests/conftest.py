@@ -38,6 +38,11 @@ class LocalPool:
             self.stop()
             pytest.fail(f"the pool did not start: {line!r}\n{self.log_text()}")
         self.url = line.split()[-1]
+        api_line = self.process.stdout.readline()
+        if not api_line.startswith("HTTP API on "):
+            self.stop()
+            pytest.fail(f"the pool did not start its HTTP API: {api_line!r}\n{self.log_text()}")
+        self.api_url = api_line.split()[-1]
         self.issuer = f"{self.url}/{POOL_ID}"
         self.client = boto3.client(
             "cognito-idp", endpoint_url=self.url, region_name="us-east-1", aws_access_key_id="local",

@@ -81,7 +81,7 @@ extension LocalUserPool {
     }
 
     /// The claims of an access token this pool issued, still valid and not revoked.
-    private func accessTokenClaims(_ token: String) throws(PoolError) -> JSONObject {
+    func accessTokenClaims(_ token: String) throws(PoolError) -> JSONObject {
         let claims: JSONObject
         do {
             claims = try JWT.verify(token, key: issuer.key, now: unixNow)

@@ -1,0 +1,102 @@
+import Foundation
+import Invoker
+import LosslessJSON
+
+/// One request to the local HTTP API, as the endpoint read it.
+public struct HTTPAPIRequest: Sendable {
+    public let method: String
+    public let path: String
+    public let query: String
+    /// Header names in lower case, as API Gateway passes them.
+    public let headers: [String: String]
+    public let body: [UInt8]
+
+    public init(method: String, path: String, query: String, headers: [String: String], body: [UInt8]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+}
+
+extension LocalUserPool {
+    /// Answers a request to the HTTP API in front of the function, as API Gateway does with a JWT authorizer whose
+    /// issuer is this pool and whose audience is its app client: a route of ``HTTPAPIRoute/passkeys`` with a live
+    /// access token of this pool becomes a payload 2.0 event carrying the token's claims (as strings); the function's
+    /// response becomes the HTTP answer. No route: 404; no valid token: 401; a function error: 500 — each with
+    /// API Gateway's `{"message": …}`.
+    public func handleAPI(_ request: HTTPAPIRequest, requestId: String) async -> HTTPAPIAnswer {
+        let matched = HTTPAPIRoute.passkeys.lazy.compactMap { route in
+            route.match(method: request.method, path: request.path).map { (route, $0) }
+        }.first
+        guard let (route, pathParameters) = matched else { return .message(404, "Not Found") }
+        guard let token = Self.bearerToken(request.headers["authorization"]),
+              let claims = try? accessTokenClaims(token), claims["client_id"]?.stringValue == settings.clientId
+        else { return .message(401, "Unauthorized") }
+        let event = HTTPAPIEvent.make(
+            route: route, request: request, pathParameters: pathParameters, claims: claims, requestId: requestId,
+            milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        let invocation: Invocation
+        do {
+            invocation = try await triggers.transport.invoke(event.serialized())
+        } catch {
+            return .message(500, "Internal Server Error")
+        }
+        guard case .response(let bytes) = invocation.outcome else { return .message(500, "Internal Server Error") }
+        return HTTPAPIAnswer(functionResponse: bytes)
+    }
+
+    /// The token of an `Authorization` header, with or without the `Bearer ` prefix (API Gateway takes both).
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let token = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)) : header
+        return token.isEmpty ? nil : token
+    }
+}
+
+/// API Gateway's HTTP API event, payload format 2.0.
+enum HTTPAPIEvent {
+    static func make(
+        route: HTTPAPIRoute, request: HTTPAPIRequest, pathParameters: [String: String], claims: JSONObject, requestId: String,
+        milliseconds: Int64
+    ) -> JSONValue {
+        let claimStrings = JSONObject(claims.map { name, value in (name, JSONValue.string(claimText(value))) })
+        let http = JSONObject([
+            ("method", .string(request.method)), ("path", .string(request.path)), ("protocol", "HTTP/1.1"),
+            ("sourceIp", "127.0.0.1"), ("userAgent", .string(request.headers["user-agent"] ?? "")),
+        ])
+        let context = JSONObject([
+            ("accountId", "000000000000"), ("apiId", "local"),
+            ("authorizer", .object(JSONObject([("jwt", .object(JSONObject([("claims", .object(claimStrings)), ("scopes", .null)])))]))),
+            ("domainName", .string(request.headers["host"] ?? "localhost")), ("domainPrefix", "local"),
+            ("http", .object(http)), ("requestId", .string(requestId)), ("routeKey", .string(route.routeKey)),
+            ("stage", "$default"), ("timeEpoch", .number(JSONNumber(Int(milliseconds)))),
+        ])
+        var event = JSONObject([
+            ("version", "2.0"), ("routeKey", .string(route.routeKey)), ("rawPath", .string(request.path)),
+            ("rawQueryString", .string(request.query)),
+            ("headers", .object(JSONObject(request.headers.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))),
+            ("requestContext", .object(context)),
+        ])
+        if !pathParameters.isEmpty {
+            event["pathParameters"] = .object(JSONObject(pathParameters.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
+        }
+        if !request.body.isEmpty {
+            event["body"] = .string(String(decoding: request.body, as: UTF8.self))
+        }
+        event["isBase64Encoded"] = false
+        return .object(event)
+    }
+
+    /// A claim as the JWT authorizer passes it: always a string (numbers as written, lists as `[a b]`).
+    private static func claimText(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .number(let number): number.literal
+        case .bool(let flag): flag ? "true" : "false"
+        case .array(let items): "[" + items.map(claimText).joined(separator: " ") + "]"
+        default: String(decoding: value.serialized(), as: UTF8.self)
+        }
+    }
+}
