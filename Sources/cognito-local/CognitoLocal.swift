@@ -9,7 +9,7 @@ struct CognitoLocal: AsyncParsableCommand {
         commandName: "cognito-local",
         abstract: "Run the Cognito custom-auth triggers locally: invoke events, walk whole sign-ins, serve a Lambda endpoint.",
         discussion: ExitStatusTable.text,
-        subcommands: [Invoke.self, SignIn.self, Serve.self, Pool.self, GenerateEvent.self, Check.self])
+        subcommands: [Invoke.self, SignIn.self, Serve.self, Pool.self, GenerateEvent.self, Check.self, NewStep.self])
 }
 
 /// Runs a command body, turning an ``InvokerError`` into one line on standard error and its exit status.
