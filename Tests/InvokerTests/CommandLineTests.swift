@@ -84,6 +84,16 @@ struct CommandLineTests {
         #expect(result.stdout.contains("CAPTCHA text › wrong"))
     }
 
+    @Test("at the prompt, @captcha and @outbox stand for the catalog's text and the delivered code, as in --answers")
+    func specialAnswersAtThePrompt() async throws {
+        let result = try await Self.cognitoLocal(["sign-in", "--flow", "captcha-email-code"], input: "@captcha\n@expected\n@outbox\n")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("it exists nowhere; answer @captcha for its text"))
+        #expect(result.stdout.components(separatedBy: "→ answer correct").count == 3)
+        let captcha = try #require(LocalDefaults.captchas.first { result.stdout.contains("= \($0.answer)") })
+        #expect(result.stdout.contains("ANSWER=\(captcha.answer)"))
+    }
+
     @Test("sign-in with a user table from a file")
     func signInUserTable() async throws {
         let scratch = try ScratchDirectory()

@@ -72,18 +72,35 @@ public final class ScriptedAnswers: AnswerSource {
     public func answer(_ question: Question) -> String? {
         if case .password = question { return nil }
         guard let answer = remaining.popFirst() else { return nil }
+        switch Self.resolve(answer, for: question) {
+        case .success(let resolved): return resolved
+        case .failure(let unknown):
+            problem = unknown.description
+            return nil
+        }
+    }
+
+    /// `answer` with a special answer (`@outbox`, `@captcha`, `@expected`) replaced by what it stands for; any other
+    /// text as it is. `@outbox` and `@captcha` stand for themselves when nothing was delivered or the catalog does not
+    /// know the image; `@expected` then fails.
+    static func resolve(_ answer: String, for question: Question) -> Result<String, UnknownAnswer> {
         switch (answer, question) {
-        case (Self.deliveredCode, .emailCode(_, let delivered?)), (Self.deliveredCode, .smsCode(_, let delivered?)),
-             (Self.deliveredCode, .signInLink(_, let delivered?)):
-            return delivered
-        case (Self.catalogAnswer, .captcha(_, let known?)): return known
-        case (Self.expectedAnswer, _):
-            guard let known = question.knownAnswer else {
-                problem = "@expected: nothing knows the answer to this \(question.label) (the step's expectedAnswer gives none, and nothing was delivered to the local outbox)"
-                return nil
-            }
-            return known
-        default: return answer
+        case (deliveredCode, .emailCode(_, let delivered?)), (deliveredCode, .smsCode(_, let delivered?)),
+             (deliveredCode, .signInLink(_, let delivered?)):
+            return .success(delivered)
+        case (catalogAnswer, .captcha(_, let known?)): return .success(known)
+        case (expectedAnswer, _):
+            guard let known = question.knownAnswer else { return .failure(UnknownAnswer(label: question.label)) }
+            return .success(known)
+        default: return .success(answer)
+        }
+    }
+
+    /// `@expected` stood for nothing.
+    struct UnknownAnswer: Error, CustomStringConvertible {
+        let label: String
+        var description: String {
+            "@expected: nothing knows the answer to this \(label) (the step's expectedAnswer gives none, and nothing was delivered to the local outbox)"
         }
     }
 }
@@ -111,7 +128,16 @@ public final class PromptedAnswers: AnswerSource {
             let shown = if case .password = question { line.map { String(repeating: "•", count: $0.count) } } else { line }
             StandardStream.write((shown ?? "(end of input)") + "\n", to: STDOUT_FILENO)
         }
-        return line
+        guard let line, line.hasPrefix("@") else { return line }
+        // The special answers of --answers work at the prompt too.
+        switch ScriptedAnswers.resolve(line, for: question) {
+        case .success(let resolved):
+            if resolved != line { StandardStream.write("      \(style.paint("= \(resolved)", .dim))\n", to: STDOUT_FILENO) }
+            return resolved
+        case .failure(let unknown):
+            StandardStream.write("      \(unknown)\n", to: STDOUT_FILENO)
+            return answer(question)
+        }
     }
 
     private func withoutEcho<T>(_ body: () -> T) -> T {

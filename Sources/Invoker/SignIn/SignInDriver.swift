@@ -217,7 +217,8 @@ public final class SignInDriver {
             return .captcha(imageURL: "\(provider) widget", catalogAnswer: settings.passingWidgetToken)
         case ChallengeKind.captcha.rawValue?:
             let url = parameters["captchaUrl"] ?? "?"
-            note("🖼  CAPTCHA image \(url)")
+            let embedded = LocalDefaults.captchas.contains { $0.imageURL == url } && settings.captchas == LocalDefaults.captchas
+            note("🖼  CAPTCHA image \(url)\(embedded ? " (an image of the embedded development catalog: it exists nowhere; answer @captcha for its text)" : "")")
             return .captcha(imageURL: url, catalogAnswer: settings.captchas.first { $0.imageURL == url }?.answer)
         default:
             note("public challenge parameters: \(parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
