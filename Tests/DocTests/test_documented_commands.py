@@ -7,11 +7,13 @@ so that `Events/…` and `.build/debug/bootstrap` resolve and a file a block wri
 why in an HTML comment on the line before it. Such comments (directives, separated by `;`):
 
   <!-- not run: REASON -->             the block is not run; the reason (the rest of the comment) must be given
-  <!-- run in the background -->      a server: started, awaited until it prints "Listening on", and stopped (SIGTERM)
-                                       after the file's last block; the blocks after it talk to it
+  <!-- run in the background -->      a server: started, awaited until it prints "Listening on" (or the TEXT of
+                                       `run in the background until it prints TEXT`), and stopped (SIGTERM) after the
+                                       file's last block; the blocks after it talk to it
   <!-- exit status N -->               the block must end with status N (0 otherwise)
-  <!-- needs PATH (COMMAND) -->        when PATH does not exist, the block is not run and a warning names COMMAND
-                                       (.ci/test builds what the documents need before it runs them)
+  <!-- needs PATH (COMMAND) -->        when PATH (a file in the repository, or a program on PATH) does not exist, the
+                                       block is not run and a warning names COMMAND, which makes it (.ci/test builds
+                                       and installs what the documents need before it runs them)
   <!-- output -->                      before a ```text block: what the code block just before it prints
 
 Output (standard output and standard error together) is compared line by line, trailing white space aside: `…`
@@ -115,6 +117,7 @@ class Server:
 
     def __init__(self, block, command, folder, environment):
         self.block = block
+        ready = block.directive("run in the background until it prints") or "Listening on"
         self.lines = []
         self.process = subprocess.Popen(
             command, cwd=folder, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL,
@@ -122,7 +125,7 @@ class Server:
         self.reader = threading.Thread(target=self.read, daemon=True)
         self.reader.start()
         deadline = time.monotonic() + SERVER_START_SECONDS
-        while not any(line.startswith("Listening on") for line in self.lines):
+        while not any(ready in line for line in self.lines):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 pytest.fail(f"{block.where}: the server did not start:\n{self.output}")
@@ -168,6 +171,11 @@ def work_folder():
     return folder
 
 
+def available(thing):
+    """True when `thing` is a file of the repository or a program on PATH."""
+    return (ROOT / thing).exists() or shutil.which(thing) is not None
+
+
 def check(block, status, output):
     """The problems with one block's run, as messages."""
     expected_status = int(block.directive("exit status") or 0)
@@ -190,7 +198,7 @@ def run_document(document):
             if block.directive("not run") is not None:
                 continue
             needs = block.directive("needs")
-            if needs and not (ROOT / needs.split(" ", 1)[0]).exists():
+            if needs and not available(needs.split(" ", 1)[0]):
                 warnings.warn(f"{block.where} was not run: it needs {needs}")
                 continue
             ran += 1
