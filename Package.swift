@@ -1,36 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Modules, from the inside out:
-//   PosixLock         state behind a pthread mutex (ThreadSanitizer sees it; Synchronization.Mutex it does not)
-//   LosslessJSON      JSON values that round-trip byte for byte (no Foundation)
-//   CognitoEvents     the three trigger events as typed, lossless value types
-//   PlainText         substring search and replace without _StringProcessing (keeps its regex engine out of bootstrap)
-//   ChallengeCrypto   OpenSSL: CSPRNG, SHA-256, HMAC, constant-time compare; base64url
-//   MagicLinkToken    signed, expiring sign-in link tokens and the link URL (pure)
-//   CognitoTokens     RS256 JWTs and the JWKS as Cognito issues them, for a local user pool
-//   ChallengeFlows    pure Define/Create/Verify decisions for each sign-in flow
-//   CognitoSRP        Cognito's SRP-6a (USER_SRP_AUTH) on OpenSSL BIGNUM: verifier, server and client sides
-//   CurlHTTP          one reusable libcurl handle
-//   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
-//   AWSSigV4          Signature Version 4 request signing
-//   AWSClient         one AWS request pipeline: SigV4, a kept-alive libcurl connection, time budgets, the safe retry
-//   EmailDelivery     where codes go: a local outbox file or Amazon SES
-//   SMSDelivery       codes by text message through Amazon SNS Publish
-//   SMSChallenge      the `sms-code` and `email-or-sms-code` steps, on the public step API alone
-//   MagicLinkChallenge  the `magic-link` step, on the public step API alone
-//   CaptchaVerification  CAPTCHA tokens checked with Turnstile, reCAPTCHA or hCaptcha siteverify
-//   ChallengeStateStore  per-user sign-in state: versioned records with compare-and-swap, in memory or DynamoDB
-//   ParameterStore    SSM Parameter Store reads (the function's secret at init)
-//   CognitoTriggers   configuration + dispatch of raw events to the flows
-//   CognitoChallengeTesting  SignInSimulator: drives a flow (your own steps too) the way Cognito does, for tests
-//   CognitoLambda     the triggers as a Lambda function: `CognitoTriggerFunction.run(steps:)`
-//   bootstrap         the Lambda executable (links none of the invoker's libraries)
-//   RuntimeAPIEmulator, Invoker, cognito-local: local development tools (SwiftNIO, ArgumentParser)
-//   EventCorpus       event files with their expectations, and the checks of an answer against one (tests, `check`)
-//   LocalUserPool     `cognito-local pool`: a local Cognito user pool endpoint (JSON protocol, SRP, tokens) driving the triggers
-//   runtime-benchmark: figures for the runtime loop against a C floor (runtime-floor.c beside it, a minimal C echo
-//     loop on libcurl that the benchmark compiles with `cc -O2`); echo-bootstrap: the loop with an echo handler
+// The modules, and what each one is for, are listed in docs/architecture.md (the one list; a test checks it
+// against this file).
 let package = Package(
     name: "cognito-challenge-runtime",
     platforms: [.macOS(.v15)],
