@@ -15,14 +15,16 @@ AWS::Serverless transform), for a few sets of parameter values, and checks what 
   - DynamoDB: GetItem and PutItem on the state table alone
   - the pool's UserPoolTier and DeletionProtection come from the parameters
   - with PasskeyRpId: the PASSKEY_* variables, and the passkey API: an HTTP API with CORS for exactly the allowed
-    origins, a JWT authorizer (issuer the pool, audience the app client), the five routes each behind it, a
+    origins, a JWT authorizer (issuer the pool, audience the app client), the five routes each behind it and
+    requiring the access tokens' scope aws.cognito.signin.user.admin, a
     payload 2.0 integration to the `live` alias, a $default stage, API Gateway's invoke permission on the alias for
     this API's /passkeys routes only, and the PasskeyApiUrl output; without PasskeyRpId none of them
 
 Conditions and the intrinsic functions the checks look through (Ref, Fn::If, Fn::Sub, Fn::Select, Fn::Split,
 Fn::Equals, Fn::Not) are evaluated here for the given values; references to resources stay as "<Ref X>".
 
-Usage: Deploy/sam-translate.py [TEMPLATE]      (default: Deploy/template.yaml beside this script)
+Usage: Deploy/sam-translate.py [--case NAME] [TEMPLATE]      (default: Deploy/template.yaml beside this script)
+  --case NAME   only that set of parameter values (defaults, everything set, text messages, passkeys)
 Prints one line per parameter set; exits 1 when a check fails, 2 when the template does not translate.
 """
 import copy
@@ -293,8 +295,9 @@ def passkey_problems(resources, evaluator, alias_ref, outputs):
     if sorted(routes) != sorted(PASSKEY_ROUTES):
         problems.append(f"the routes are {sorted(routes)}, not {sorted(PASSKEY_ROUTES)}")
     for key, route in routes.items():
-        if (route.get("AuthorizationType"), route.get("AuthorizerId"), route.get("Target")) != (
-                "JWT", f"<Ref {authorizer_id}>", f"integrations/<{integration_id}>"):
+        if (route.get("AuthorizationType"), route.get("AuthorizerId"), route.get("AuthorizationScopes"),
+                route.get("Target")) != ("JWT", f"<Ref {authorizer_id}>", ["aws.cognito.signin.user.admin"],
+                                         f"integrations/<{integration_id}>"):
             problems.append(f"{key} is not behind the JWT authorizer, to the integration: {route}")
     stages = [stage for _, stage in by_type.get("AWS::ApiGatewayV2::Stage", [])]
     if [(s.get("StageName"), s.get("AutoDeploy")) for s in stages] != [("$default", True)]:
@@ -308,12 +311,20 @@ def passkey_problems(resources, evaluator, alias_ref, outputs):
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.yaml")
+    arguments = sys.argv[1:]
+    cases = CASES
+    if arguments[:1] == ["--case"]:
+        if len(arguments) < 2 or arguments[1] not in CASES:
+            print(f"--case needs one of: {', '.join(CASES)}", file=sys.stderr)
+            return 2
+        cases = {arguments[1]: CASES[arguments[1]]}
+        arguments = arguments[2:]
+    path = arguments[0] if arguments else os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.yaml")
     os.environ.setdefault("AWS_DEFAULT_REGION", REGION)  # the translator wants a Region for ARNs
     logging.getLogger("samtranslator").setLevel(logging.ERROR)  # not its "unpublished metrics" warning
     with open(path, encoding="utf-8") as handle:
         template = yaml_parse(handle.read())
-    return max(check(name, template, values) for name, values in CASES.items())
+    return max(check(name, template, values) for name, values in cases.items())
 
 
 if __name__ == "__main__":

@@ -112,6 +112,8 @@ def test_each_route_needs_the_jwt_authorizer(route_key):
     route = routes()[route_key]
     assert route["AuthorizationType"] == "JWT"
     assert route["AuthorizerId"] == {"Ref": only("AWS::ApiGatewayV2::Authorizer")[0]}
+    # Access tokens only: Cognito's ID tokens carry the client id as `aud` too, but no scope.
+    assert route["AuthorizationScopes"] == ["aws.cognito.signin.user.admin"]
     assert route["Target"] == {"Fn::Sub": f"integrations/${{{only('AWS::ApiGatewayV2::Integration')[0]}}}"}
 
 
@@ -159,10 +161,12 @@ def test_the_passkey_flows_are_offered_and_need_a_relying_party():
     assert rule["Assertions"][0]["Assert"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "PasskeyRpId"}, ""]}]}
 
 
-def sam_translate(text, tmp_path):
+def sam_translate(text, tmp_path, case=None):
     path = tmp_path / "template.yaml"
     path.write_text(text, encoding="utf-8")
-    return subprocess.run([sys.executable, str(DEPLOY / "sam-translate.py"), str(path)], capture_output=True, text=True)
+    selection = ["--case", case] if case else []
+    return subprocess.run([sys.executable, str(DEPLOY / "sam-translate.py"), *selection, str(path)],
+                          capture_output=True, text=True)
 
 
 needs_translator = pytest.mark.skipif(
@@ -184,32 +188,37 @@ def replace_once(text, old, new):
     return text.replace(old, new)
 
 
+# name -> (the weakened template, a phrase sam-translate.py's complaint must contain, the parameter set that shows it)
 WEAKENED = {
     "a route without the authorizer": (
         replace_once(TEXT, "      RouteKey: GET /passkeys\n      AuthorizationType: JWT\n",
                      "      RouteKey: GET /passkeys\n      AuthorizationType: NONE\n"),
-        "GET /passkeys is not behind the JWT authorizer"),
+        "GET /passkeys is not behind the JWT authorizer", "passkeys"),
     "a permission for any API": (
-        replace_once(TEXT, ":${PasskeyApi}/*/*/passkeys*", ":*/*/*/*"), "API Gateway may invoke for"),
+        replace_once(TEXT, ":${PasskeyApi}/*/*/passkeys*", ":*/*/*/*"), "API Gateway may invoke for", "passkeys"),
+    "a route taking ID tokens": (
+        replace_once(TEXT, "      RouteKey: DELETE /passkeys/{id}\n      AuthorizationType: JWT\n      AuthorizerId: !Ref PasskeyApiAuthorizer\n      AuthorizationScopes: [aws.cognito.signin.user.admin]\n",
+                     "      RouteKey: DELETE /passkeys/{id}\n      AuthorizationType: JWT\n      AuthorizerId: !Ref PasskeyApiAuthorizer\n"),
+        "DELETE /passkeys/{id} is not behind the JWT authorizer", "passkeys"),
     "another audience": (replace_once(TEXT, "Audience: [!Ref UserPoolClient]", "Audience: [any-client]"),
-                         "not JWT from"),
+                         "not JWT from", "passkeys"),
     "CORS for every origin": (replace_once(TEXT, 'AllowOrigins: !Split [",", !Ref PasskeyAllowedOrigins]',
-                                           'AllowOrigins: ["*"]'), "with CORS origins ['*']"),
+                                           'AllowOrigins: ["*"]'), "with CORS origins ['*']", "passkeys"),
     "an API without the condition": (replace_once(TEXT, "    Type: AWS::ApiGatewayV2::Api\n    Condition: PasskeysEnabled\n",
                                                   "    Type: AWS::ApiGatewayV2::Api\n"),
-                                     "AWS::ApiGatewayV2::Api is created without PasskeyRpId"),
+                                     "AWS::ApiGatewayV2::Api is created without PasskeyRpId", "defaults"),
     "DeleteItem on every table": (
         replace_once(TEXT, "Action: [dynamodb:GetItem, dynamodb:PutItem]\n              Resource: !GetAtt SignInStateTable.Arn",
                      "Action: [dynamodb:GetItem, dynamodb:PutItem, dynamodb:DeleteItem]\n              Resource: '*'"),
-        "not GetItem and PutItem on the state table"),
+        "not GetItem and PutItem on the state table", "defaults"),
 }
 
 
 @needs_translator
 @pytest.mark.parametrize("name", sorted(WEAKENED))
 def test_sam_translate_refuses_a_weakened_api(name, tmp_path):
-    text, complaint = WEAKENED[name]
-    result = sam_translate(text, tmp_path)
+    text, complaint, case = WEAKENED[name]
+    result = sam_translate(text, tmp_path, case)
     assert result.returncode == 1, f"{name}: exit {result.returncode}\n{result.stdout}{result.stderr}"
     assert complaint in result.stdout, result.stdout
 
