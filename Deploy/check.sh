@@ -196,15 +196,19 @@ else
     fail "BUILDINFO lacks: ${missing[*]}"
 fi
 
-# Counts a Deploy/chroot-smoke.sh run ("$@"), which prints its own PASS, FAIL or SKIP lines.
+# Runs Deploy/chroot-smoke.sh ("$@") and counts the PASS, FAIL and SKIP lines it prints (one per check it made);
+# a failure that printed none counts as one.
 chroot_smoke() {
-    local status=0
-    "$deploy_dir/chroot-smoke.sh" "$@" || status=$?
-    case $status in
-        0) passed=$((passed + 1)) ;;
-        77) skipped=$((skipped + 1)) ;;
-        *) failed=$((failed + 1)) ;;
-    esac
+    local status=0 output
+    output=$("$deploy_dir/chroot-smoke.sh" "$@") || status=$?
+    [[ -n $output ]] && echo "$output"
+    passed=$((passed + $(grep -c '^PASS: ' <<<"$output" || true)))
+    skipped=$((skipped + $(grep -c '^SKIP: ' <<<"$output" || true)))
+    failed=$((failed + $(grep -c '^FAIL: ' <<<"$output" || true)))
+    if ((status != 0 && status != 77)) && ! grep -q '^FAIL: ' <<<"$output"; then
+        echo "FAIL: Deploy/chroot-smoke.sh $* exited with $status"
+        failed=$((failed + 1))
+    fi
 }
 chroot_smoke "$zip"
 
