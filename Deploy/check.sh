@@ -14,20 +14,30 @@
 #   - the zip carries licenses/ (the copyright files of what is linked or shipped) and a complete BUILDINFO
 #   - the zip runs in an otherwise empty chroot (Deploy/chroot-smoke.sh; skipped only where chroot is
 #     impossible, with a SKIP line)
+#   - with --totp-example: Deploy/package.sh packages Examples/TOTPStep's totp-bootstrap (a bootstrap of another
+#     package) into Deploy/out/totp-example/, that zip's template (ChallengeFlow written in steps) passes cfn-lint,
+#     its steps.json lists totp, and it signs a user in with CHALLENGE_FLOW=totp through Define, Create and Verify
+#     in the empty chroot (Deploy/chroot-smoke.sh --sign-in totp). Opt-in: the example's release build costs
+#     minutes (Deploy/README.md, "A bootstrap of your own"); .ci/test passes it.
 # Prints a PASS, FAIL or SKIP line per check and a closing count; exits 1 if any check failed.
-# Usage: Deploy/check.sh [ZIP]     ZIP defaults to Deploy/out/bootstrap.zip
+# Usage: Deploy/check.sh [--totp-example] [ZIP]     ZIP defaults to Deploy/out/bootstrap.zip
 #        Deploy/check.sh --template-only    only the template's checks (cfn-lint to the SAM translation), no zip
 set -euo pipefail
 
 deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$deploy_dir/common.sh"
-template_only=0
-if [[ ${1:-} == --template-only ]]; then
-    template_only=1
+template_only=0 totp_example=0 zip=''
+while (($#)); do
+    case $1 in
+        --template-only) template_only=1 ;;
+        --totp-example) totp_example=1 ;;
+        -*) echo "usage: $0 [--template-only | [--totp-example] [ZIP]]" >&2; exit 2 ;;
+        *) zip=$1 ;;
+    esac
     shift
-fi
-zip=${1:-$deploy_dir/out/bootstrap.zip}
+done
+zip=${zip:-$deploy_dir/out/bootstrap.zip}
 max_zip_bytes=$((8 * 1024 * 1024))
 task_lib=/var/task/lib
 loader=ld-linux-x86-64.so.2
@@ -186,12 +196,49 @@ else
     fail "BUILDINFO lacks: ${missing[*]}"
 fi
 
-smoke_status=0
-"$deploy_dir/chroot-smoke.sh" "$zip" || smoke_status=$?
-case $smoke_status in
-    0) passed=$((passed + 1)) ;;
-    77) skipped=$((skipped + 1)) ;;
-    *) failed=$((failed + 1)) ;;
-esac
+# Runs Deploy/chroot-smoke.sh ("$@") and counts the PASS, FAIL and SKIP lines it prints (one per check it made);
+# a failure that printed none counts as one.
+chroot_smoke() {
+    local status=0 output
+    output=$("$deploy_dir/chroot-smoke.sh" "$@") || status=$?
+    [[ -n $output ]] && echo "$output"
+    passed=$((passed + $(grep -c '^PASS: ' <<<"$output" || true)))
+    skipped=$((skipped + $(grep -c '^SKIP: ' <<<"$output" || true)))
+    failed=$((failed + $(grep -c '^FAIL: ' <<<"$output" || true)))
+    if ((status != 0 && status != 77)) && ! grep -q '^FAIL: ' <<<"$output"; then
+        echo "FAIL: Deploy/chroot-smoke.sh $* exited with $status"
+        failed=$((failed + 1))
+    fi
+}
+chroot_smoke "$zip"
+
+# A bootstrap of another package, packaged and run as Lambda would.
+if ((totp_example)); then
+    example_dir=$(dirname "$deploy_dir")/Examples/TOTPStep
+    example_out=$deploy_dir/out/totp-example
+    example_log=$deploy_dir/work/totp-example-package.log
+    mkdir -p "$(dirname "$example_log")"
+    started=$SECONDS
+    if "$deploy_dir/package.sh" --package-path "$example_dir" --product totp-bootstrap --output-dir "$example_out" \
+        >"$example_log" 2>&1; then
+        pass "packaged Examples/TOTPStep's totp-bootstrap as bootstrap in $((SECONDS - started)) s:" \
+            "$(stat -c %s "$example_out/bootstrap.zip") bytes, steps $(python3 "$deploy_dir/flows.py" steps "$example_out/steps.json")"
+        if python3 "$deploy_dir/flows.py" check "$example_out/steps.json" srp+totp >/dev/null; then
+            pass "the example's steps.json offers totp (srp+totp is a flow deploy.sh takes)"
+        else
+            fail "the example's steps.json has no totp step: $(cat "$example_out/steps.json")"
+        fi
+        example_lint=0
+        lint_output=$(cfn-lint -- "$example_out/template.yaml" 2>&1) || example_lint=$?
+        if ((example_lint & ~(4 | 8))); then
+            fail "cfn-lint reports errors in the example's template.yaml:"$'\n'"$lint_output"
+        else
+            pass "cfn-lint: the example's template.yaml (ChallengeFlow written in steps) has no errors"
+        fi
+        chroot_smoke --sign-in totp "$example_out/bootstrap.zip"
+    else
+        fail "Deploy/package.sh could not package Examples/TOTPStep's totp-bootstrap; the last lines of $example_log:"$'\n'"$(tail -n 25 "$example_log")"
+    fi
+fi
 
 finish

@@ -3,20 +3,28 @@
 # directory and runs /var/task/bootstrap with chroot ROOT (so nothing of this machine's / is visible)
 # against a stand-in Runtime API on 127.0.0.1, until the bootstrap's first GET /next arrives.
 #
-# Usage: Deploy/chroot-smoke.sh [--prepare-only] [ZIP]       ZIP defaults to Deploy/out/bootstrap.zip
+# Usage: Deploy/chroot-smoke.sh [--prepare-only] [--sign-in STEP] [ZIP]   ZIP defaults to Deploy/out/bootstrap.zip
 #   --prepare-only  only unpack: print ROOT on stdout and leave it for the caller (who removes
 #                   ROOT's parent directory when done), e.g. for a test that drives its own Runtime API.
+#   --sign-in STEP  then sign a user in through Define, Create and Verify with CHALLENGE_FLOW=STEP, in the same root
+#                   (Deploy/sign-in-smoke.py; STEP: totp, the step of Examples/TOTPStep's bootstrap)
 # Exit status: 0 passed, 1 failed, 77 skipped because chroot is impossible here (not root, or refused).
 set -euo pipefail
 
 deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 prepare_only=0
+sign_in=''
 zip=$deploy_dir/out/bootstrap.zip
 while (($#)); do
     case $1 in
         --prepare-only) prepare_only=1 ;;
-        -*) echo "usage: $0 [--prepare-only] [ZIP]" >&2; exit 2 ;;
+        --sign-in)
+            [[ $# -ge 2 && -n $2 ]] || { echo "--sign-in needs a step" >&2; exit 2; }
+            sign_in=$2
+            shift
+            ;;
+        -*) echo "usage: $0 [--prepare-only] [--sign-in STEP] [ZIP]" >&2; exit 2 ;;
         *) zip=$1 ;;
     esac
     shift
@@ -54,4 +62,11 @@ if result=$(python3 "$deploy_dir/await-first-next.py" --chroot "$root" --timeout
     echo "PASS: chroot smoke: the packaged bootstrap reached the Runtime API (${result#first-next-ms } ms to the first GET /next)"
 else
     fail "the packaged bootstrap did not reach the Runtime API (its output is above)"
+fi
+[[ -z $sign_in ]] && exit 0
+
+if transcript=$(python3 "$deploy_dir/sign-in-smoke.py" --step "$sign_in" --chroot "$root" -- /var/task/bootstrap); then
+    echo "PASS: chroot sign-in: CHALLENGE_FLOW=$sign_in through Define, Create and Verify: ${transcript//$'\n'/; }"
+else
+    fail "CHALLENGE_FLOW=$sign_in did not sign in: ${transcript//$'\n'/; } (the bootstrap's output is above)"
 fi

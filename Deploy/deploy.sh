@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packages and deploys the stack in one command:
-#   1. Deploy/package.sh (writes out/bootstrap.zip and out/template.yaml, the template pointing at that zip);
-#      --no-package deploys what Deploy/out holds already
+#   1. Deploy/package.sh (writes out/bootstrap.zip, out/template.yaml, the template pointing at that zip, and
+#      out/steps.json, the steps the packaged bootstrap registers); --package-path DIR --product NAME packages a
+#      bootstrap of your own; --no-package deploys what Deploy/out holds already
 #   2. the code hash secret: an SSM SecureString of `openssl rand -hex 32`, created only when
 #      `aws ssm get-parameter` says ParameterNotFound (any other error stops the deployment)
 #   3. SES: warns when the sender is not verified, and loudly when the account is in the SES sandbox
@@ -20,34 +21,40 @@ source "$deploy_dir/common.sh"
 default_secret_parameter=/cognito-challenge/code-hash-secret
 zip=$deploy_dir/out/bootstrap.zip
 zip_template=$deploy_dir/out/template.yaml
+zip_steps=$deploy_dir/out/steps.json
 
 usage() {
     cat <<EOF
 usage: $0 --stack NAME --sender ADDRESS [--region REGION] [--flow FLOW] [--tier TIER]
           [--s3-bucket BUCKET] [--secret-parameter NAME] [--secret-kms-key ARN] [--parameter KEY=VALUE]...
-          [--no-package]
+          [--package-path DIR --product NAME | --no-package]
 
   --stack NAME              the CloudFormation stack to create or update
   --sender ADDRESS          the From address of code emails, verified in SES (SenderAddress)
   --region REGION           the Region (default: AWS_REGION, AWS_DEFAULT_REGION or the aws CLI's configuration)
-  --flow FLOW               $(template_allowed_values "$deploy_dir/template.yaml" ChallengeFlow | paste -sd, - | sed 's/,/, /g') (ChallengeFlow)
+  --flow FLOW               $(template_allowed_values "$deploy_dir/template.yaml" ChallengeFlow | paste -sd, - | sed 's/,/, /g') (ChallengeFlow);
+                            with a bootstrap of your own also its steps joined by '+' (srp+totp), checked
+                            against the steps it registers (out/steps.json)
   --tier TIER               $(template_allowed_values "$deploy_dir/template.yaml" UserPoolTier | paste -sd, - | sed 's/,/, /g') (UserPoolTier)
   --s3-bucket BUCKET        where the zip is uploaded; required without the SAM CLI (sam uses --resolve-s3)
   --secret-parameter NAME   the SSM SecureString with the code hash secret, created when missing (default: the
                             stack's current value, else $default_secret_parameter)
   --secret-kms-key ARN      a customer managed KMS key for that SecureString (SecretKmsKeyArn; default aws/ssm)
   --parameter KEY=VALUE     any other template parameter, e.g. SesRegion=eu-west-1 or DeletionProtection=INACTIVE
+  --package-path DIR        package the bootstrap of another package (one calling CognitoTriggerFunction.run(steps:),
+  --product NAME            like Examples/TOTPStep with totp-bootstrap): Deploy/package.sh --package-path --product
   --no-package              skip Deploy/package.sh: deploy out/bootstrap.zip and out/template.yaml as they are
 Parameters not given keep their current values when the stack exists (else the template's defaults).
 EOF
 }
 
-stack='' sender='' region='' flow='' tier='' bucket='' secret_parameter='' kms_key=''
+stack='' sender='' region='' flow='' tier='' bucket='' secret_parameter='' kms_key='' package_path='' product=''
 extra=()
 run_package=1
 while (($#)); do
     case $1 in
-        --stack | --sender | --region | --flow | --tier | --s3-bucket | --secret-parameter | --secret-kms-key | --parameter)
+        --stack | --sender | --region | --flow | --tier | --s3-bucket | --secret-parameter | --secret-kms-key | --parameter \
+            | --package-path | --product)
             [[ $# -ge 2 && -n $2 ]] || { usage >&2; die "$1 needs a value"; }
             case $1 in
                 --stack) stack=$2 ;;
@@ -58,6 +65,8 @@ while (($#)); do
                 --s3-bucket) bucket=$2 ;;
                 --secret-parameter) secret_parameter=$2 ;;
                 --secret-kms-key) kms_key=$2 ;;
+                --package-path) package_path=$2 ;;
+                --product) product=$2 ;;
                 --parameter)
                     [[ $2 == [A-Za-z]*=* ]] || die "--parameter needs KEY=VALUE, not $2"
                     extra+=("$2")
@@ -72,9 +81,28 @@ while (($#)); do
 done
 [[ -n $stack && -n $sender ]] || { usage >&2; die "--stack and --sender are required"; }
 [[ $sender == ?*@?*.?* ]] || die "--sender $sender is not an email address"
+[[ -z $package_path && -z $product || -n $package_path && -n $product ]] || die "--package-path and --product go together"
+((run_package)) || [[ -z $package_path ]] || die "--package-path packages a bootstrap; --no-package deploys the one packaged"
 # Checked against the template's own AllowedValues, so that the two cannot drift apart.
 allowed() { [[ -z $2 ]] || template_allowed_values "$deploy_dir/template.yaml" "$1" | grep -qxF -- "$2"; }
-allowed ChallengeFlow "$flow" || die "--flow $flow is not a flow the template offers: $(template_allowed_values "$deploy_dir/template.yaml" ChallengeFlow | paste -sd' ' -)"
+# A bootstrap of your own registers steps of its own, and its out/template.yaml (package.sh writes it) takes any flow
+# written in steps: the flow is checked against what that bootstrap says it registers (out/steps.json) instead.
+custom_bootstrap=0
+[[ -n $package_path ]] && custom_bootstrap=1
+if ((!run_package)) && [[ -f $zip_template && -z $(template_allowed_values "$zip_template" ChallengeFlow) ]]; then
+    custom_bootstrap=1
+fi
+check_flow_against_bootstrap() {
+    [[ -n $flow ]] || return 0
+    [[ -f $zip_steps ]] || die "$zip_steps not found: package the bootstrap again (Deploy/package.sh)"
+    local reason
+    reason=$(python3 "$deploy_dir/flows.py" check "$zip_steps" "$flow") || die "$reason"
+}
+if ((!custom_bootstrap)); then
+    allowed ChallengeFlow "$flow" || die "--flow $flow is not a flow the template offers: $(template_allowed_values "$deploy_dir/template.yaml" ChallengeFlow | paste -sd' ' -)"
+elif ((!run_package)); then
+    check_flow_against_bootstrap
+fi
 allowed UserPoolTier "$tier" || die "--tier must be one of: $(template_allowed_values "$deploy_dir/template.yaml" UserPoolTier | paste -sd' ' -)"
 
 command -v aws >/dev/null || die "the aws CLI is not on PATH"
@@ -112,8 +140,9 @@ account=$(in_region aws sts get-caller-identity --query Account --output text) \
 log "account $account, Region $region, stack $stack, $( ((use_sam)) && echo "sam deploy" || echo "aws cloudformation deploy")"
 
 # 1. the zip
-if ((run_package)); then "$deploy_dir/package.sh"; fi
+if ((run_package)); then "$deploy_dir/package.sh" ${package_path:+--package-path "$package_path" --product "$product"}; fi
 [[ -f $zip && -f $zip_template ]] || die "package.sh did not write $zip and $zip_template"
+((custom_bootstrap && run_package)) && check_flow_against_bootstrap
 
 # 2. the secret. Without --secret-parameter an existing stack keeps the parameter it has.
 stack_exists=0

@@ -30,17 +30,23 @@
 # The zip has fixed file times and order, and is recompressed with advzip (7-Zip's deflate: the same
 # format, about 3.5 % smaller than zip -9); BUILDINFO's build time is SOURCE_DATE_EPOCH when that is set,
 # so the same inputs and SOURCE_DATE_EPOCH give the same zip byte for byte.
-# Usage: Deploy/package.sh [--captcha-catalog FILE]
+#
+# Beside both it writes steps.json, what the packaged bootstrap prints with --describe (run through the zip's own
+# loader and libraries): the steps it registers, which Deploy/deploy.sh checks a flow against.
+#
+# A bootstrap of your own (a package that depends on this one and calls CognitoTriggerFunction.run(steps:), like
+# Examples/TOTPStep) is packaged the same way with --package-path DIR --product NAME: the release build of that
+# product in DIR (scratch path DIR/.build-release) becomes the zip's `bootstrap`. Its template.yaml then takes any
+# flow written in steps (ChallengeFlow has a pattern instead of the built-in list; deploy.sh checks the flow against
+# steps.json), and BUILDINFO names the package and product.
+# Usage: Deploy/package.sh [--captcha-catalog FILE] [--package-path DIR --product NAME] [--output-dir DIR]
+#        --output-dir DIR   where bootstrap.zip, template.yaml and steps.json go (default Deploy/out)
 set -euo pipefail
 
 deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$deploy_dir/common.sh"
 repo_dir=$(dirname "$deploy_dir")
-scratch=$repo_dir/.build-release
-stage=$deploy_dir/work/package
-zip_out=$deploy_dir/out/bootstrap.zip
-template_out=$deploy_dir/out/template.yaml
 task_lib=/var/task/lib
 loader=ld-linux-x86-64.so.2
 host_loader=/lib64/$loader
@@ -51,7 +57,11 @@ openssl_work=$deploy_dir/work/openssl
 # libgcc linked statically. The statically linked OpenSSL's goes in as licenses/libssl3 below.
 license_packages=(libc6 libstdc++6 libgcc-s1)
 
+usage() { echo "usage: $0 [--captcha-catalog FILE] [--package-path DIR --product NAME] [--output-dir DIR]" >&2; exit 2; }
 catalog=$deploy_dir/captcha-catalog.json
+package_dir=$repo_dir
+product=''
+out_dir=$deploy_dir/out
 while (($#)); do
     case $1 in
         --captcha-catalog)
@@ -59,9 +69,41 @@ while (($#)); do
             catalog=$(realpath "$2")
             shift 2
             ;;
-        *) echo "usage: $0 [--captcha-catalog FILE]" >&2; exit 2 ;;
+        --package-path)
+            [[ $# -ge 2 && -f $2/Package.swift ]] || die "--package-path needs a directory holding a Package.swift"
+            package_dir=$(realpath "$2")
+            shift 2
+            ;;
+        --product)
+            [[ $# -ge 2 && $2 =~ ^[A-Za-z0-9_.-]+$ ]] || die "--product needs the name of an executable product"
+            product=$2
+            shift 2
+            ;;
+        --output-dir)
+            [[ $# -ge 2 && -n $2 ]] || die "--output-dir needs a directory"
+            mkdir -p "$2"
+            out_dir=$(realpath "$2")
+            shift 2
+            ;;
+        *) usage ;;
     esac
 done
+# This package's own bootstrap, or another package's product (which must be named: its bootstrap has no fixed name).
+own_bootstrap=1
+if [[ $package_dir != "$repo_dir" ]]; then
+    [[ -n $product ]] || die "--package-path needs --product: the executable product that is to become bootstrap"
+    own_bootstrap=0
+elif [[ -n $product && $product != bootstrap ]]; then
+    die "--product $product needs --package-path: this package's product is bootstrap"
+fi
+product=${product:-bootstrap}
+scratch=$package_dir/.build-release
+# A separate staging directory per product, so that packaging an example leaves this package's staging alone.
+stage=$deploy_dir/work/package
+((own_bootstrap)) || stage+=-$product
+zip_out=$out_dir/bootstrap.zip
+template_out=$out_dir/template.yaml
+steps_out=$out_dir/steps.json
 
 [[ $(uname -m) == x86_64 ]] || die "this packs an x86_64 Lambda and must run on x86_64 (this is $(uname -m))"
 command -v swift >/dev/null || die "swift is not on PATH"
@@ -108,12 +150,12 @@ ln -sfn "$libstdcxx_archive" "$static_cxx/libstdc++.a"
 # --no-export-dynamic undoes the -export-dynamic of Swift's static-stdlib link: it exports every Swift
 # symbol (200 KB of .dynsym and .dynstr) for the Swift backtracer, which the zip does not ship, and
 # nothing resolves the executable's own symbols at run time.
-log "swift build -c release --product bootstrap (scratch path ${scratch#"$repo_dir"/})"
+log "swift build -c release --product $product in ${package_dir#"$repo_dir"/} (scratch path ${scratch#"$repo_dir"/})"
 # --disable-build-manifest-caching: SwiftPM otherwise reuses the build description of an earlier run, with the C
 # flags it read from the .pc files then (a scratch path first built against libssl-dev's headers kept compiling
 # against them), since neither PKG_CONFIG_PATH nor the .pc files' contents are inputs of that cache.
 build_args=(
-    -c release --product bootstrap --scratch-path "$scratch" --disable-build-manifest-caching
+    -c release --product "$product" --scratch-path "$scratch" --disable-build-manifest-caching
     --static-swift-stdlib --disable-local-rpath
     -Xswiftc -use-ld=lld
     -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
@@ -132,7 +174,7 @@ if [[ -d $scratch && ( ! -f $c_flags_stamp || $(<"$c_flags_stamp") != "$c_flags"
     log "the C flags or OpenSSL headers changed since the last build: dropping the clang module cache"
     rm -rf "$scratch"/*/release/ModuleCache "$c_flags_stamp"
 fi
-binary=$(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}" --show-bin-path)/bootstrap
+binary=$(cd "$package_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}" --show-bin-path)/$product
 # SwiftPM does not track the static archives it links: when build-libcurl.sh or build-openssl.sh has
 # rebuilt one since the last link, remove the old bootstrap so that it is linked again.
 for archive in "$libcurl_work"/static-lib/*.a; do
@@ -141,7 +183,7 @@ for archive in "$libcurl_work"/static-lib/*.a; do
         rm -f "$binary"
     fi
 done
-(cd "$repo_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}") >&2
+(cd "$package_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}") >&2
 [[ -x $binary ]] || die "the build did not produce $binary"
 printf '%s' "$c_flags" >"$c_flags_stamp"
 
@@ -221,8 +263,8 @@ openssl_version="$openssl_text (static, trimmed; Debian source ${openssl_source:
 curl_version=$(sed -n 's/^#define LIBCURL_VERSION "\(.*\)"$/\1/p' "$libcurl_work/prefix/include/curl/curlver.h")
 [[ -n $curl_version ]] || die "no LIBCURL_VERSION in $libcurl_work/prefix/include/curl/curlver.h"
 curl_source=$(sed -n 's/^curl \([^;]*\);.*/\1/p' "$libcurl_work/build.stamp" 2>/dev/null || true)
-if commit=$(git -C "$repo_dir" rev-parse HEAD 2>/dev/null); then
-    [[ -z $(git -C "$repo_dir" status --porcelain --untracked-files=no) ]] || commit+=-dirty
+if commit=$(git -C "$package_dir" rev-parse HEAD 2>/dev/null); then
+    [[ -z $(git -C "$package_dir" status --porcelain --untracked-files=no) ]] || commit+=-dirty
 else
     commit="unknown (not a git checkout)"
 fi
@@ -232,6 +274,7 @@ built=$(date -u -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}" +%Y-%m-%dT%H:%M:%SZ)
     echo "glibc: $glibc_version"
     echo "openssl: $openssl_version"
     echo "curl: $curl_version (static, HTTP and HTTPS only; Debian source ${curl_source:-unknown})"
+    ((own_bootstrap)) || echo "product: $product of the package in ${package_dir#"$repo_dir"/}"
     echo "commit: $commit"
     echo "built: $built"
 } >"$stage/BUILDINFO"
@@ -254,8 +297,21 @@ echo "  BUILDINFO:"
 sed 's/^/    /' "$stage/BUILDINFO"
 ((zip_bytes <= max_zip_bytes)) || die "the zip is over $((max_zip_bytes / 1048576)) MiB"
 
-# (g) the template for this zip: CodeUri is resolved relative to the template's directory.
-sed -E 's|^( +CodeUri: ).*$|\1bootstrap.zip|' "$deploy_dir/template.yaml" >"$template_out"
-[[ $(grep -cE '^ +CodeUri: bootstrap\.zip$' "$template_out") == 1 ]] \
+# (g) the steps the packaged bootstrap registers, as it tells them itself: run through the zip's own loader and
+# libraries (its DT_RPATH, /var/task/lib, does not exist here), with --describe, which Lambda never passes.
+"$stage/lib/$loader" --library-path "$stage/lib" "$stage/bootstrap" --describe >"$steps_out" \
+    || die "the packaged bootstrap cannot describe its steps (--describe): $(cat "$steps_out")"
+echo "steps.json: $(python3 "$deploy_dir/flows.py" steps "$steps_out") ($steps_out)"
+
+# (h) the template for this zip: CodeUri is resolved relative to the template's directory. Another package's
+# bootstrap registers steps of its own, so its template takes any flow written in steps (deploy.sh checks it).
+template_text=$(sed -E 's|^( +CodeUri: ).*$|\1bootstrap.zip|' "$deploy_dir/template.yaml")
+[[ $(grep -cE '^ +CodeUri: bootstrap\.zip$' <<<"$template_text") == 1 ]] \
     || die "expected exactly one CodeUri in $deploy_dir/template.yaml"
+if ((own_bootstrap)); then
+    printf '%s\n' "$template_text" >"$template_out"
+else
+    python3 "$deploy_dir/flows.py" template "$steps_out" <<<"$template_text" >"$template_out" \
+        || die "cannot write $template_out for this bootstrap's steps"
+fi
 echo "template for this zip: $template_out"
