@@ -22,7 +22,7 @@ public struct HTTPAPIRequest: Sendable {
 
 extension LocalUserPool {
     /// Answers a request to the HTTP API in front of the function, as API Gateway does with a JWT authorizer whose
-    /// issuer is this pool and whose audience is its app client: a route of ``HTTPAPIRoute/passkeys`` with a live
+    /// issuer is this pool and whose audience is its app client, with the scope the template's routes require: a route of ``HTTPAPIRoute/passkeys`` with a live
     /// access token of this pool becomes a payload 2.0 event carrying the token's claims (as strings); the function's
     /// response becomes the HTTP answer. No route: 404; no valid token: 401; a function error: 500 — each with
     /// API Gateway's `{"message": …}`.
@@ -32,7 +32,8 @@ extension LocalUserPool {
         }.first
         guard let (route, pathParameters) = matched else { return .message(404, "Not Found") }
         guard let token = Self.bearerToken(request.headers["authorization"]),
-              let claims = try? accessTokenClaims(token), claims["client_id"]?.stringValue == settings.clientId
+              let claims = try? accessTokenClaims(token), claims["client_id"]?.stringValue == settings.clientId,
+              claims["scope"]?.stringValue?.split(separator: " ").contains(where: { $0 == Self.userAdminScope }) == true
         else { return .message(401, "Unauthorized") }
         let event = HTTPAPIEvent.make(
             route: route, request: request, pathParameters: pathParameters, claims: claims, requestId: requestId,
@@ -46,6 +47,10 @@ extension LocalUserPool {
         guard case .response(let bytes) = invocation.outcome else { return .message(500, "Internal Server Error") }
         return HTTPAPIAnswer(functionResponse: bytes)
     }
+
+    /// The scope the template's routes require, which Cognito's sign-in API puts in access tokens (an ID token,
+    /// whose `aud` is the client too, has none).
+    static let userAdminScope = "aws.cognito.signin.user.admin"
 
     /// The token of an `Authorization` header, with or without the `Bearer ` prefix (API Gateway takes both).
     static func bearerToken(_ header: String?) -> String? {
