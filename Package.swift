@@ -11,6 +11,7 @@ import PackageDescription
 //   CognitoTokens     RS256 JWTs and the JWKS as Cognito issues them, for a local user pool
 //   ChallengeFlows    pure Define/Create/Verify decisions for each sign-in flow
 //   CognitoSRP        Cognito's SRP-6a (USER_SRP_AUTH) on OpenSSL BIGNUM: verifier, server and client sides
+//   WebAuthn          passkey ceremonies (registration, assertion) verified on OpenSSL: CBOR, COSE keys, attestation
 //   CurlHTTP          one reusable libcurl handle
 //   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
 //   AWSSigV4          Signature Version 4 request signing
@@ -78,6 +79,7 @@ let package = Package(
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto"]),
         .target(name: "MagicLinkToken", dependencies: ["PlainText", "ChallengeCrypto"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
+        .target(name: "WebAuthn", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
