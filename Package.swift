@@ -12,6 +12,7 @@ import PackageDescription
 //   ChallengeFlows    pure Define/Create/Verify decisions for each sign-in flow
 //   CognitoSRP        Cognito's SRP-6a (USER_SRP_AUTH) on OpenSSL BIGNUM: verifier, server and client sides
 //   WebAuthn          passkey ceremonies (registration, assertion) verified on OpenSSL: CBOR, COSE keys, attestation
+//   SoftwareAuthenticator  a software passkey authenticator and the browser's part of the ceremonies (tests, local tools)
 //   CurlHTTP          one reusable libcurl handle
 //   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
 //   AWSSigV4          Signature Version 4 request signing
@@ -53,6 +54,7 @@ let package = Package(
         .library(name: "MagicLinkChallenge", targets: ["MagicLinkChallenge"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
+        .library(name: "SoftwareAuthenticator", targets: ["SoftwareAuthenticator"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -80,6 +82,7 @@ let package = Package(
         .target(name: "MagicLinkToken", dependencies: ["PlainText", "ChallengeCrypto"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "WebAuthn", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
+        .target(name: "SoftwareAuthenticator", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
@@ -168,6 +171,10 @@ let package = Package(
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["PosixLock", "ChallengeCrypto"]),
         .testTarget(name: "MagicLinkTokenTests", dependencies: ["MagicLinkToken", "ChallengeCrypto"]),
+        .testTarget(
+            name: "SoftwareAuthenticatorTests",
+            dependencies: ["SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]
+        ),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
         .testTarget(name: "CognitoTokensTests", dependencies: ["PosixLock", "CognitoTokens", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
