@@ -53,6 +53,8 @@ let package = Package(
         .library(name: "MagicLinkChallenge", targets: ["MagicLinkChallenge"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
+        // For the fuzz package in Tests/Fuzz.
+        .library(name: "WebAuthn", targets: ["WebAuthn"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -210,6 +212,7 @@ let package = Package(
         .testTarget(
             name: "InvokerTests", dependencies: ["PosixLock", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
         ),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
             name: "LocalUserPoolTests",
             dependencies: ["LocalUserPool", "Invoker", "CognitoSRP", "CognitoTokens", "CurlHTTP", "LosslessJSON"]
