@@ -99,17 +99,17 @@ public enum WebAuthn {
         let clientDataJSON = try credential.response.bytes("clientDataJSON")
         let authenticatorDataBytes = try credential.response.bytes("authenticatorData")
         let signature = try credential.response.bytes("signature")
-        // §7.2 steps 5–6: the credential is one of the user's, and a user handle, when given, is the user's.
+        // §7.2: the credential is one of the user's, and a user handle, when given, is the user's.
         guard let stored = credentials.first(where: { $0.id == credential.rawID }) else { throw .unknownCredential }
         if let userHandle = try credential.response.optionalBytes("userHandle"),
             !constantTimeEquals(userHandle, expectation.userHandle)
         {
             throw .userHandleMismatch
         }
-        // Steps 8–15: the client data.
+        // The client data.
         let clientData = try ClientData(clientDataJSON)
         try check(clientData, type: "webauthn.get", challenge: expectation.challenge, relyingParty: expectation.relyingParty)
-        // Steps 16–19: the authenticator data.
+        // The authenticator data, and BE as registered.
         let authenticatorData = try AuthenticatorData(authenticatorDataBytes)
         try check(
             authenticatorData, relyingParty: expectation.relyingParty,
@@ -117,12 +117,12 @@ public enum WebAuthn {
         guard authenticatorData.flags.contains(.backupEligible) == stored.backupEligible else {
             throw .backupFlagsInvalid
         }
-        // Steps 20–21: the signature over authenticatorData ‖ SHA-256(clientDataJSON).
+        // The signature over authenticatorData ‖ SHA-256(clientDataJSON).
         let key = try COSEKey(bytes: stored.publicKey)
         guard key.verify(signature, of: authenticatorDataBytes + SHA256.hash(clientDataJSON)) else {
             throw .badSignature
         }
-        // Step 22: the counter rises, unless the authenticator keeps none (both zero).
+        // The counter rises, unless the authenticator keeps none (both zero).
         let received = authenticatorData.signCount
         if received != 0 || stored.signCount != 0, received <= stored.signCount {
             throw .counterRegression(stored: stored.signCount, received: received)
@@ -144,11 +144,11 @@ public enum WebAuthn {
         guard transports.count <= 16, transports.allSatisfy({ $0.utf8.count <= 32 }) else {
             throw .malformed("response.transports holds too many or too long names")
         }
-        // §7.1 steps 5–10: the client data.
+        // §7.1: the client data.
         let clientData = try ClientData(clientDataJSON)
         try check(
             clientData, type: "webauthn.create", challenge: expectation.challenge, relyingParty: expectation.relyingParty)
-        // Step 12: the attestation object.
+        // The attestation object.
         let attestationObjectBytes = try credential.response.bytes("attestationObject")
         let attestationObject: CBORValue
         do {
@@ -160,7 +160,7 @@ public enum WebAuthn {
             let statement = attestationObject["attStmt"], statement.mapValue != nil,
             let authenticatorDataBytes = attestationObject["authData"]?.bytesValue
         else { throw .malformed("attestationObject is not a map of fmt, attStmt and authData") }
-        // Steps 13–17: the authenticator data.
+        // The authenticator data.
         let authenticatorData = try AuthenticatorData(authenticatorDataBytes)
         try check(
             authenticatorData, relyingParty: expectation.relyingParty,
@@ -168,10 +168,10 @@ public enum WebAuthn {
         guard let attested = authenticatorData.attestedCredential else {
             throw .malformed("the authenticator data has no attested credential data (AT)")
         }
-        // Steps 18–19: the credential key's algorithm is one the options offered, and the key is sound.
+        // The credential key's algorithm is one the options offer, and the key is sound.
         let key = try COSEKey(attested.publicKey)
         guard supportedAlgorithms.contains(key.algorithm) else { throw .unsupportedAlgorithm(key.algorithm) }
-        // Steps 21–22: the attestation statement, under the relying party's policy.
+        // The attestation statement, under the relying party's policy.
         let clientDataHash = SHA256.hash(clientDataJSON)
         let result: AttestationResult
         switch format {
@@ -191,7 +191,7 @@ public enum WebAuthn {
         if let allowed = expectation.attestation.allowedAAGUIDs, !allowed.contains(attested.aaguid) {
             throw .attestation("the authenticator's AAGUID is not one of the allowed")
         }
-        // Steps 23–25: the credential ID.
+        // The credential ID: the response's, and new.
         guard attested.credentialID == credential.rawID else {
             throw .malformed("the attested credential ID is not the response's rawId")
         }
@@ -207,8 +207,7 @@ public enum WebAuthn {
             algorithm: key.algorithm, attestationFormat: format, attestedByCertificate: result == .packedCertificate)
     }
 
-    /// The client data checks both ceremonies share: type, challenge, origin and cross-origin use (§7.1 steps 7–10,
-    /// §7.2 steps 11–14).
+    /// The client data checks both ceremonies share: type, challenge, origin and cross-origin use.
     static func check(
         _ clientData: ClientData, type: String, challenge: [UInt8], relyingParty: RelyingParty
     ) throws(WebAuthnError) {
