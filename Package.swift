@@ -55,6 +55,8 @@ let package = Package(
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
         .library(name: "SoftwareAuthenticator", targets: ["SoftwareAuthenticator"]),
+        // For the fuzz package in Tests/Fuzz.
+        .library(name: "WebAuthn", targets: ["WebAuthn"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -216,6 +218,11 @@ let package = Package(
         .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "InvokerTests", dependencies: ["PosixLock", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
+        ),
+        .testTarget(
+            name: "WebAuthnTests",
+            dependencies: ["WebAuthn", "SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
+            exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(
             name: "LocalUserPoolTests",
