@@ -44,7 +44,9 @@ struct AttestationAuthority: Sendable, Equatable {
 
     /// A leaf certificate for the attestation key that meets §8.2.1 (version 3; subject C, O, OU "Authenticator
     /// Attestation", CN; CA:FALSE; the AAGUID extension, not critical) except for `flaw`.
-    func leafCertificate(aaguid: [UInt8], flaw: AttestationCertificateFlaw?) throws(SoftwareAuthenticatorError) -> [UInt8] {
+    func leafCertificate(aaguid: [UInt8], flaw: AttestationCertificateFlaw?) throws(SoftwareAuthenticatorError)
+        -> [UInt8]
+    {
         let root = try KeyHandle.load(pkcs8DER: rootKey, algorithm: .es256)
         let leaf = try KeyHandle.load(pkcs8DER: attestationKey, algorithm: .es256)
         let unit = flaw == .wrongOrganizationalUnit ? "Authenticator" : "Authenticator Attestation"

@@ -61,7 +61,8 @@ public indirect enum CBOR: Sendable, Equatable {
         }
     }
 
-    /// The initial byte and the argument in its shortest form (§3: 0–23 in the byte itself, then 1, 2, 4 or 8 bytes).
+    /// The initial byte and the argument in its shortest form (§3: 0–23 in the byte itself, then 1, 2, 4 or 8
+    /// bytes).
     private static func writeHead(major: UInt8, argument: UInt64, to output: inout [UInt8]) {
         let type = major << 5
         switch argument {

@@ -29,7 +29,9 @@ final class KeyHandle: @unchecked Sendable {
             throw .openSSL(operation: "make a \(typeName) key-generation context")
         }
         defer { EVP_PKEY_CTX_free(context) }
-        guard EVP_PKEY_keygen_init(context) == 1 else { throw .openSSL(operation: "start a \(typeName) key generation") }
+        guard EVP_PKEY_keygen_init(context) == 1 else {
+            throw .openSSL(operation: "start a \(typeName) key generation")
+        }
         switch algorithm {
         case .es256:
             guard EVP_PKEY_CTX_set_group_name(context, "P-256") == 1 else {

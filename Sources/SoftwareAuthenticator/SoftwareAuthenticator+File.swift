@@ -82,7 +82,8 @@ extension SoftwareAuthenticator {
                         backupEligible: backupEligible, backedUp: backedUp))
             }
             self.init(
-                aaguid: try root.bytes("aaguid"), counterPolicy: policy, credentials: credentials, attestation: authority)
+                aaguid: try root.bytes("aaguid"), counterPolicy: policy, credentials: credentials,
+                attestation: authority)
         } catch {
             // The reader's complaints name the member; here they are about the file.
             if case .malformedOptions(let reason) = error { throw malformed(reason) }

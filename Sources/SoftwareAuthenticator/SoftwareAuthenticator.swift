@@ -30,14 +30,19 @@ public struct SoftwareAuthenticator: Sendable {
     var attestation: AttestationAuthority
 
     /// A new authenticator with no credentials and a fresh attestation root and key.
-    public init(aaguid: [UInt8] = defaultAAGUID, counterPolicy: CounterPolicy = .increment) throws(SoftwareAuthenticatorError) {
+    public init(aaguid: [UInt8] = defaultAAGUID, counterPolicy: CounterPolicy = .increment)
+        throws(SoftwareAuthenticatorError)
+    {
         self.aaguid = aaguid
         self.counterPolicy = counterPolicy
         credentials = []
         attestation = try AttestationAuthority.generate()
     }
 
-    init(aaguid: [UInt8], counterPolicy: CounterPolicy, credentials: [SoftwareCredential], attestation: AttestationAuthority) {
+    init(
+        aaguid: [UInt8], counterPolicy: CounterPolicy, credentials: [SoftwareCredential],
+        attestation: AttestationAuthority
+    ) {
         self.aaguid = aaguid
         self.counterPolicy = counterPolicy
         self.credentials = credentials
@@ -52,6 +57,9 @@ public struct SoftwareAuthenticator: Sendable {
 
     /// The attestation statement a registration carries.
     public enum AttestationFormat: Sendable, Equatable {
+        /// What the options' `attestation` asks for: `none` (or absent) gives `none`, anything else `packed` with a
+        /// certificate.
+        case asRequested
         /// `none`, with an empty statement.
         case none
         /// `packed` self attestation: `alg` and `sig` made with the credential's own key.
@@ -64,9 +72,8 @@ public struct SoftwareAuthenticator: Sendable {
     public struct RegistrationChoices: Sendable {
         /// The key's algorithm; nil takes the first of `pubKeyCredParams` this authenticator supports.
         public var algorithm: COSEAlgorithm?
-        /// The statement's format; nil follows the options' `attestation`: `none` (or absent) gives `none`,
-        /// anything else `packed` with a certificate.
-        public var attestation: AttestationFormat?
+        /// The statement's format.
+        public var attestation: AttestationFormat
         /// The UP flag.
         public var userPresent: Bool
         /// The UV flag.
@@ -77,7 +84,7 @@ public struct SoftwareAuthenticator: Sendable {
         public var backedUp: Bool
 
         public init(
-            algorithm: COSEAlgorithm? = nil, attestation: AttestationFormat? = nil, userPresent: Bool = true,
+            algorithm: COSEAlgorithm? = nil, attestation: AttestationFormat = .asRequested, userPresent: Bool = true,
             userVerified: Bool = true, backupEligible: Bool = false, backedUp: Bool = false
         ) {
             self.algorithm = algorithm
@@ -115,8 +122,11 @@ public struct SoftwareAuthenticator: Sendable {
         } else {
             algorithm = try Self.chooseAlgorithm(options.optionalArray("pubKeyCredParams"))
         }
-        let conveyance = try options.optionalString("attestation") ?? "none"
-        let format = choices.attestation ?? (conveyance == "none" ? .none : .packedCertificate())
+        var format = choices.attestation
+        if format == .asRequested {
+            let requested = try options.optionalString("attestation") ?? "none"
+            format = requested == "none" ? .none : .packedCertificate()
+        }
 
         let key = try KeyHandle.generate(algorithm)
         let credentialID: [UInt8]
@@ -132,7 +142,8 @@ public struct SoftwareAuthenticator: Sendable {
 
         let clientDataJSON = Self.clientData(type: "webauthn.create", challenge: challenge, origin: origin)
         let cosePublicKey = try key.coseKey().encoded()
-        let attestedCredentialData = aaguid + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)]
+        let attestedCredentialData =
+            aaguid + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)]
             + credentialID + cosePublicKey
         let authenticatorData = Self.authenticatorData(
             rpID: rpID, userPresent: choices.userPresent, userVerified: choices.userVerified,
@@ -141,7 +152,7 @@ public struct SoftwareAuthenticator: Sendable {
 
         let statement: (format: String, fields: [(key: CBOR, value: CBOR)])
         switch format {
-        case .none:
+        case .none, .asRequested:
             statement = ("none", [])
         case .packedSelf:
             statement = (
@@ -161,7 +172,8 @@ public struct SoftwareAuthenticator: Sendable {
             )
         }
         let attestationObject = CBOR.map([
-            ("fmt", .text(statement.format)), ("attStmt", .map(statement.fields)), ("authData", .bytes(authenticatorData)),
+            ("fmt", .text(statement.format)), ("attStmt", .map(statement.fields)),
+            ("authData", .bytes(authenticatorData)),
         ]).encoded()
 
         credentials.append(credential)
@@ -237,7 +249,9 @@ public struct SoftwareAuthenticator: Sendable {
 
     /// The first algorithm of `pubKeyCredParams` this authenticator makes; an empty list means ES256 and RS256,
     /// as browsers take it.
-    private static func chooseAlgorithm(_ parameters: [OptionsReader]) throws(SoftwareAuthenticatorError) -> COSEAlgorithm {
+    private static func chooseAlgorithm(_ parameters: [OptionsReader]) throws(SoftwareAuthenticatorError)
+        -> COSEAlgorithm
+    {
         if parameters.isEmpty { return .es256 }
         var offered: [Int] = []
         for parameter in parameters {
@@ -248,7 +262,6 @@ public struct SoftwareAuthenticator: Sendable {
         }
         throw .noSupportedAlgorithm(offered: offered)
     }
-
 
     /// `{"type","challenge","origin","crossOrigin":false}` as browsers serialize it.
     private static func clientData(type: String, challenge: [UInt8], origin: String) -> [UInt8] {

@@ -32,7 +32,9 @@ extension ExternalTool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // ext_dump: extensions openssl does not know (the AAGUID's) as a hex dump rather than raw characters.
-        process.arguments = ["openssl", "x509", "-inform", "DER", "-in", path, "-noout", "-text", "-certopt", "ext_dump"]
+        process.arguments = [
+            "openssl", "x509", "-inform", "DER", "-in", path, "-noout", "-text", "-certopt", "ext_dump",
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -61,8 +63,10 @@ extension ExternalTool {
         #expect(text.contains("Version: 3 (0x2)"))
         #expect(
             text.contains(
-                "Subject: C = US, O = Software Authenticator, OU = Authenticator Attestation, CN = Software Authenticator"))
-        #expect(text.contains("Issuer: C = US, O = Software Authenticator, CN = Software Authenticator Attestation Root"))
+                "Subject: C = US, O = Software Authenticator, OU = Authenticator Attestation, CN = Software Authenticator"
+            ))
+        #expect(
+            text.contains("Issuer: C = US, O = Software Authenticator, CN = Software Authenticator Attestation Root"))
         #expect(text.contains("X509v3 Basic Constraints: \n                CA:FALSE"))
         #expect(text.contains("1.3.6.1.4.1.45724.1.1.4: \n"))
         // An OCTET STRING (04, 16 bytes) holding the AAGUID, inside the extension's own OCTET STRING.
@@ -90,6 +94,7 @@ extension ExternalTool {
     @Test func theRootIsACertificateAuthority() throws {
         let text = try Self.openSSLText(SoftwareAuthenticator().attestationRootCertificate)
         #expect(text.contains("X509v3 Basic Constraints: critical\n                CA:TRUE"))
-        #expect(text.contains("Subject: C = US, O = Software Authenticator, CN = Software Authenticator Attestation Root"))
+        #expect(
+            text.contains("Subject: C = US, O = Software Authenticator, CN = Software Authenticator Attestation Root"))
     }
 }

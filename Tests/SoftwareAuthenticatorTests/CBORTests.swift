@@ -5,34 +5,35 @@ import Testing
 @Suite struct CBORTests {
     /// Each encoding worked out from RFC 8949 §3: the initial byte is major type << 5 | additional information, with
     /// arguments of 24 and up in the following 1, 2, 4 or 8 bytes (additional 24–27), negative n as -1 - n.
-    @Test(arguments: [
-        (CBOR.integer(0), "00"),
-        (23, "17"),  // the largest argument held in the initial byte
-        (24, "1818"),  // the smallest that needs one more byte
-        (255, "18ff"),
-        (256, "190100"),
-        (65535, "19ffff"),
-        (65536, "1a00010000"),
-        (4_294_967_295, "1affffffff"),
-        (4_294_967_296, "1b0000000100000000"),
-        (-1, "20"),  // major 1 (0x20), argument 0
-        (-24, "37"),
-        (-25, "3818"),
-        (-257, "390100"),  // RS256: argument 256 in two bytes
-        (.integer(Int64.min), "3b7fffffffffffffff"),
-        ("", "60"),
-        ("fmt", "63666d74"),
-        ("attStmt", "6761747453746d74"),
-        (.bytes([]), "40"),
-        (.bytes([0x01, 0x02, 0xFF]), "430102ff"),
-        (.bytes([UInt8](repeating: 0xAB, count: 24)), "5818" + String(repeating: "ab", count: 24)),
-        ([], "80"),
-        ([1, "a", [true]], "830161618 1f5".replacingSpaces()),
-        (.map([]), "a0"),
-        (false, "f4"),
-        (true, "f5"),
-        (.null, "f6"),
-    ] as [(CBOR, String)])
+    @Test(
+        arguments: [
+            (CBOR.integer(0), "00"),
+            (23, "17"),  // the largest argument held in the initial byte
+            (24, "1818"),  // the smallest that needs one more byte
+            (255, "18ff"),
+            (256, "190100"),
+            (65535, "19ffff"),
+            (65536, "1a00010000"),
+            (4_294_967_295, "1affffffff"),
+            (4_294_967_296, "1b0000000100000000"),
+            (-1, "20"),  // major 1 (0x20), argument 0
+            (-24, "37"),
+            (-25, "3818"),
+            (-257, "390100"),  // RS256: argument 256 in two bytes
+            (.integer(Int64.min), "3b7fffffffffffffff"),
+            ("", "60"),
+            ("fmt", "63666d74"),
+            ("attStmt", "6761747453746d74"),
+            (.bytes([]), "40"),
+            (.bytes([0x01, 0x02, 0xFF]), "430102ff"),
+            (.bytes([UInt8](repeating: 0xAB, count: 24)), "5818" + String(repeating: "ab", count: 24)),
+            ([], "80"),
+            ([1, "a", [true]], "830161618 1f5".replacingSpaces()),
+            (.map([]), "a0"),
+            (false, "f4"),
+            (true, "f5"),
+            (.null, "f6"),
+        ] as [(CBOR, String)])
     func encodesItemsInTheirShortestForm(item: CBOR, hex: String) {
         #expect(Hex.encode(item.encoded()) == hex)
         #expect(CBOR(decoding: item.encoded()) == item)
@@ -47,13 +48,16 @@ import Testing
         let object = CBOR.map([("authData", .bytes([])), ("fmt", "none"), ("attStmt", .map([]))])
         #expect(
             Hex.encode(object.encoded())
-                == "a3" + "63666d74" + "646e6f6e65" + "6761747453746d74" + "a0" + "6861757468446174 61".replacingSpaces()
+                == "a3" + "63666d74" + "646e6f6e65" + "6761747453746d74" + "a0"
+                + "6861757468446174 61".replacingSpaces()
                 + "40")
         // An integer key (major 0) sorts before any text key (major 3).
         #expect(Hex.encode(CBOR.map([("a", 1), (10, 2)]).encoded()) == "a2" + "0a02" + "616101")
     }
 
-    @Test(arguments: ["", "18", "1900", "5f", "7f", "9f", "bf", "a1", "a101", "f7", "fa00000000", "c0", "0000", "62c328"])
+    @Test(arguments: [
+        "", "18", "1900", "5f", "7f", "9f", "bf", "a1", "a101", "f7", "fa00000000", "c0", "0000", "62c328",
+    ])
     func decodingRefusesWhatItDoesNotRead(hex: String) {
         #expect(CBOR(decoding: Hex.decode(hex) ?? [0xFF]) == nil)
     }

@@ -100,7 +100,8 @@ import Testing
         let held = try #require(authenticator.credentials.first?.id)
         #expect(throws: SoftwareAuthenticatorError.credentialExcluded(id: Base64URL.encode(held))) {
             try authenticator.register(
-                optionsJSON: Ceremony.creationOptions(challenge: [2], exclude: [[9, 9, 9], held]), origin: Ceremony.origin)
+                optionsJSON: Ceremony.creationOptions(challenge: [2], exclude: [[9, 9, 9], held]),
+                origin: Ceremony.origin)
         }
         #expect(authenticator.credentials.count == 1)
         // IDs it does not hold do not stand in the way.
@@ -176,7 +177,8 @@ import Testing
 
 @Suite struct AuthenticationTests {
     /// An authenticator with one credential of each type for `localhost`, and one for another RP.
-    static func authenticator(policy: SoftwareAuthenticator.CounterPolicy = .increment) throws -> SoftwareAuthenticator {
+    static func authenticator(policy: SoftwareAuthenticator.CounterPolicy = .increment) throws -> SoftwareAuthenticator
+    {
         var authenticator = try SoftwareAuthenticator(counterPolicy: policy)
         for algorithm in COSEAlgorithm.allCases {
             _ = try authenticator.register(
@@ -213,7 +215,8 @@ import Testing
         #expect(authenticatorData == SHA256.hash(Ceremony.rpID) + [0x05, 0, 0, 0, 1])
         let signature = try Ceremony.responseBytes(json, "signature")
         let publicKey = try credential.subjectPublicKeyInfo()
-        #expect(OpenSSLCheck.verifies(signature, of: authenticatorData + SHA256.hash(clientDataJSON), publicKey: publicKey))
+        #expect(
+            OpenSSLCheck.verifies(signature, of: authenticatorData + SHA256.hash(clientDataJSON), publicKey: publicKey))
         #expect(!OpenSSLCheck.verifies(signature, of: authenticatorData + SHA256.hash([0]), publicKey: publicKey))
         #expect(authenticator.credentials.first { $0.id == credential.id }?.signCount == 1)
     }
@@ -233,11 +236,13 @@ import Testing
         let foreign = authenticator.credentials[3].id
         #expect(throws: SoftwareAuthenticatorError.noCredential(rpID: "localhost")) {
             try authenticator.authenticate(
-                optionsJSON: Ceremony.requestOptions(challenge: [1], allow: [foreign, [1, 2, 3]]), origin: Ceremony.origin)
+                optionsJSON: Ceremony.requestOptions(challenge: [1], allow: [foreign, [1, 2, 3]]),
+                origin: Ceremony.origin)
         }
         #expect(throws: SoftwareAuthenticatorError.noCredential(rpID: "example.com")) {
             try authenticator.authenticate(
-                optionsJSON: Ceremony.requestOptions(challenge: [1], rpID: "example.com"), origin: "https://example.com")
+                optionsJSON: Ceremony.requestOptions(challenge: [1], rpID: "example.com"), origin: "https://example.com"
+            )
         }
     }
 
@@ -248,7 +253,8 @@ import Testing
         for _ in 0..<3 {
             let counted = try counting.authenticate(
                 optionsJSON: Ceremony.requestOptions(challenge: [1]), origin: Ceremony.origin)
-            let zero = try synced.authenticate(optionsJSON: Ceremony.requestOptions(challenge: [1]), origin: Ceremony.origin)
+            let zero = try synced.authenticate(
+                optionsJSON: Ceremony.requestOptions(challenge: [1]), origin: Ceremony.origin)
             counts.append(Array(try Ceremony.responseBytes(counted, "authenticatorData")[33..<37]))
             counts.append(Array(try Ceremony.responseBytes(zero, "authenticatorData")[33..<37]))
         }

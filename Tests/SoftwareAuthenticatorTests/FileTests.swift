@@ -10,11 +10,13 @@ import Testing
     }
 
     @Test func saveThenLoadKeepsEverythingAndStillSigns() throws {
-        var authenticator = try SoftwareAuthenticator(aaguid: Array(repeating: 0x42, count: 16), counterPolicy: .alwaysZero)
+        var authenticator = try SoftwareAuthenticator(
+            aaguid: Array(repeating: 0x42, count: 16), counterPolicy: .alwaysZero)
         for algorithm in COSEAlgorithm.allCases {
             _ = try authenticator.register(
                 optionsJSON: Ceremony.creationOptions(challenge: [1], algorithms: [algorithm.rawValue]),
-                origin: Ceremony.origin, choices: .init(backupEligible: algorithm == .es256, backedUp: algorithm == .es256))
+                origin: Ceremony.origin,
+                choices: .init(backupEligible: algorithm == .es256, backedUp: algorithm == .es256))
         }
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -39,7 +41,8 @@ import Testing
                 + SHA256.hash(try Ceremony.responseBytes(json, "clientDataJSON"))
             #expect(
                 OpenSSLCheck.verifies(
-                    try Ceremony.responseBytes(json, "signature"), of: signed, publicKey: try credential.subjectPublicKeyInfo()))
+                    try Ceremony.responseBytes(json, "signature"), of: signed,
+                    publicKey: try credential.subjectPublicKeyInfo()))
         }
     }
 
@@ -47,7 +50,8 @@ import Testing
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(
-            FileManager.default.createFile(atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
+            FileManager.default.createFile(
+                atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
         try SoftwareAuthenticator().save(to: path)
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
         #expect(try SoftwareAuthenticator(contentsOf: path).credentials.isEmpty)
