@@ -58,6 +58,7 @@ import TestSupport
     }
 
     static let brokenProfiles: [(String, @Sendable (inout AttestationCertificate.Profile) -> Void, String)] = [
+        ("X.509 v1", { $0.version1 = true }, "the attestation certificate is not X.509 v3"),
         ("no C", { $0.country = nil }, "the attestation certificate's subject has no C"),
         ("no O", { $0.organization = nil }, "the attestation certificate's subject has no O"),
         ("no CN", { $0.commonName = nil }, "the attestation certificate's subject has no CN"),

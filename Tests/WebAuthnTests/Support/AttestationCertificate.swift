@@ -22,6 +22,8 @@ struct AttestationCertificate {
         /// `openssl req -newkey` argument.
         var keyType = "ec"
         var keyOptions = ["-pkeyopt", "ec_paramgen_curve:P-256"]
+        /// An X.509 version 1 certificate (no extensions at all), signed by `openssl x509 -req` from a request.
+        var version1 = false
     }
 
     let der: [UInt8]
@@ -62,13 +64,27 @@ struct AttestationCertificate {
         try config.write(to: configFile, atomically: true, encoding: .utf8)
         let keyFile = directory.appendingPathComponent("key.pem")
         let certificateFile = directory.appendingPathComponent("cert.der")
+        let newKey = ["-config", configFile.path, "-newkey", profile.keyType] + profile.keyOptions
+            + ["-nodes", "-keyout", keyFile.path]
+        if profile.version1 {
+            let request = directory.appendingPathComponent("request.pem").path
+            try Self.openssl(["req", "-new"] + newKey + ["-out", request])
+            try Self.openssl([
+                "x509", "-req", "-in", request, "-signkey", keyFile.path, "-days", "2", "-outform", "DER", "-out",
+                certificateFile.path,
+            ])
+        } else {
+            try Self.openssl(["req", "-x509", "-new"] + newKey + ["-out", certificateFile.path, "-outform", "DER", "-days", "2"])
+        }
+        der = Array(try Data(contentsOf: certificateFile))
+        key = TestKey(pem: Array(try Data(contentsOf: keyFile)))
+    }
+
+    /// Runs `openssl` with `arguments`, as a real process.
+    private static func openssl(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "openssl", "req", "-x509", "-new", "-config", configFile.path, "-newkey", profile.keyType,
-        ] + profile.keyOptions + [
-            "-nodes", "-keyout", keyFile.path, "-out", certificateFile.path, "-outform", "DER", "-days", "2",
-        ]
+        process.arguments = ["openssl"] + arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -76,9 +92,7 @@ struct AttestationCertificate {
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "openssl req failed: \(String(decoding: message, as: UTF8.self))")
+            throw Failure(description: "openssl \(arguments[0]) failed: \(String(decoding: message, as: UTF8.self))")
         }
-        der = Array(try Data(contentsOf: certificateFile))
-        key = TestKey(pem: Array(try Data(contentsOf: keyFile)))
     }
 }
