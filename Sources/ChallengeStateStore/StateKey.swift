@@ -11,4 +11,12 @@ public enum StateKey {
     public static func derive(secret: [UInt8], userPoolId: String, userName: String) -> String {
         Hex.encode(HMACSHA256.authenticationCode(key: secret, message: [purpose, userPoolId, userName].joined(separator: "\u{0}")))
     }
+
+    /// The key of the record a step keeps for a user across sign-ins (a passkey's credentials, kind `PASSKEY`):
+    /// ``derive(secret:userPoolId:userName:)`` of `record`, the kind and the user's `sub`, joined with NUL bytes.
+    /// The same for the trigger (which reads `sub` from `userAttributes`) and for an API that knows the user from
+    /// a token's `sub` claim.
+    public static func userRecord(secret: [UInt8], userPoolId: String, kind: String, sub: String) -> String {
+        derive(secret: secret, userPoolId: userPoolId, userName: ["record", kind, sub].joined(separator: "\u{0}"))
+    }
 }
