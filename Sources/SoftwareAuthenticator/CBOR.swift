@@ -15,6 +15,7 @@ public indirect enum CBOR: Sendable, Equatable {
     /// `null` (simple value 22).
     case null
 
+    /// Equal when the canonical encodings are: map pairs in any order, as CBOR itself sees it.
     public static func == (lhs: CBOR, rhs: CBOR) -> Bool {
         lhs.encoded() == rhs.encoded()
     }

@@ -71,13 +71,16 @@ extension SoftwareAuthenticator {
                 guard case .bool(let backupEligible)? = entry.object["backupEligible"],
                     case .bool(let backedUp)? = entry.object["backedUp"]
                 else { throw malformed("\(entry.path) lacks the booleans backupEligible and backedUp") }
+                guard let rpID = try entry.optionalString("rpId") else {
+                    throw malformed("\(entry.path).rpId is missing")
+                }
                 let privateKey = try entry.bytes("privateKey")
                 // Read the key now, so that a damaged file fails here rather than at the first sign-in.
                 _ = try KeyHandle.load(pkcs8DER: privateKey, algorithm: algorithm)
                 credentials.append(
                     SoftwareCredential(
                         id: try entry.bytes("id"), algorithm: algorithm, privateKey: privateKey,
-                        rpID: try entry.optionalString("rpId") ?? "", userHandle: try entry.bytes("userHandle"),
+                        rpID: rpID, userHandle: try entry.bytes("userHandle"),
                         userName: try entry.optionalString("userName") ?? "", signCount: count,
                         backupEligible: backupEligible, backedUp: backedUp))
             }
@@ -96,6 +99,8 @@ extension SoftwareAuthenticator {
     public func save(to path: String) throws(SoftwareAuthenticatorError) {
         let bytes = fileJSON().serialized(.pretty) + [0x0A]
         let temporary = "\(path).\(getpid()).tmp"
+        // A file left there by an earlier process of the same ID that stopped midway.
+        unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw Self.fileError(temporary, "create") }
         var written = 0
