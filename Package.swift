@@ -23,6 +23,7 @@ import PackageDescription
 //   CaptchaVerification  CAPTCHA tokens checked with Turnstile, reCAPTCHA or hCaptcha siteverify
 //   ChallengeStateStore  per-user sign-in state: versioned records with compare-and-swap, in memory or DynamoDB
 //   ParameterStore    SSM Parameter Store reads (the function's secret at init)
+//   PasskeyRegistrationAPI  the passkey registration API, served to API Gateway HTTP API events (payload 2.0)
 //   CognitoTriggers   configuration + dispatch of raw events to the flows
 //   CognitoChallengeTesting  SignInSimulator: drives a flow (your own steps too) the way Cognito does, for tests
 //   CognitoLambda     the triggers as a Lambda function: `CognitoTriggerFunction.run(steps:)`
@@ -53,6 +54,7 @@ let package = Package(
         .library(name: "MagicLinkChallenge", targets: ["MagicLinkChallenge"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
+        .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -90,6 +92,7 @@ let package = Package(
         .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
         .target(name: "CaptchaVerification", dependencies: ["PlainText", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeStateStore", "WebAuthn"]),
         .target(name: "ParameterStore", dependencies: ["AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
@@ -205,6 +208,10 @@ let package = Package(
         .testTarget(
             name: "ChallengeStateStoreTests",
             dependencies: ["PosixLock", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
+        ),
+        .testTarget(
+            name: "PasskeyRegistrationAPITests",
+            dependencies: ["PasskeyRegistrationAPI", "WebAuthn", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON", "PosixLock"]
         ),
         .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
