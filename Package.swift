@@ -55,6 +55,8 @@ let package = Package(
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
         .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
+        // For the fuzz package in Tests/Fuzz.
+        .library(name: "WebAuthn", targets: ["WebAuthn"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -217,6 +219,7 @@ let package = Package(
         .testTarget(
             name: "InvokerTests", dependencies: ["PosixLock", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
         ),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
             name: "LocalUserPoolTests",
             dependencies: ["LocalUserPool", "Invoker", "CognitoSRP", "CognitoTokens", "CurlHTTP", "LosslessJSON"]
