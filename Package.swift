@@ -220,7 +220,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PasskeyRegistrationAPITests",
-            dependencies: ["PasskeyRegistrationAPI", "WebAuthn", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON", "PosixLock"]
+            dependencies: [
+                "PasskeyRegistrationAPI", "WebAuthn", "SoftwareAuthenticator", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
+                "PosixLock",
+            ]
         ),
         .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
