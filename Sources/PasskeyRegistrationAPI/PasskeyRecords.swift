@@ -4,7 +4,8 @@ import WebAuthn
 
 /// The state records of one caller, under keys that do not name them (see `StateKey.userRecord`):
 ///
-/// - `PASSKEY`: the account (``PasskeyAccount``'s fields), kept for good; the sign-in step reads and updates it too.
+/// - `PASSKEY`: the account (``PasskeyAccount``'s fields); the sign-in step reads and updates it too, and keeps fields
+///   of its own there (the challenges it has seen used), which every write here carries over.
 /// - `PASSKEY_REGISTRATION`: the pending registration's challenge (`challenge`, base64url), expiring with the
 ///   ceremony's timeout and consumed (written expired) by the first registration that presents it.
 /// - `PASSKEY_CREDENTIAL` (one per credential id, keyed by the id in base64url): the claim that makes a credential
@@ -13,8 +14,9 @@ struct PasskeyRecords {
     static let accountKind = "PASSKEY"
     static let registrationKind = "PASSKEY_REGISTRATION"
     static let credentialKind = "PASSKEY_CREDENTIAL"
-    /// Records that never expire: accounts and claims (DynamoDB's TTL leaves them alone).
-    static let permanent = Int64.max
+    /// How long a new account or claim lives, as the sign-in step's new records do; a record keeps its expiry
+    /// across changes.
+    static let newRecordLifetime: Int64 = 10 * 365 * 86_400
 
     let store: any StateStore
     let recordKey: [UInt8]
@@ -51,8 +53,12 @@ struct PasskeyRecords {
         }
     }
 
-    static func record(of account: PasskeyAccount) -> StateRecord {
-        StateRecord(fields: account.fields.mapValues(StateValue.string), expiresAt: permanent)
+    /// The record to store for `account` over the one read (nil: none): the account's fields written over the
+    /// read record's, which keep the sign-in step's own, and the read record's expiry.
+    static func record(of account: PasskeyAccount, over read: StateRecord?, now: Int64) -> StateRecord {
+        var record = StateRecord(fields: read?.fields ?? [:], expiresAt: read?.expiresAt ?? now + newRecordLifetime)
+        for (name, value) in account.fields { record.fields[name] = .string(value) }
+        return record
     }
 
     func read(_ key: String, now: Int64) throws(APIRefusal) -> StateRecord? {
@@ -86,7 +92,8 @@ struct PasskeyRecords {
         for _ in 0..<Self.attempts {
             let decoded = try account(from: current)
             let (changed, result) = try decide(decoded?.account)
-            switch try write(accountKey, Self.record(of: changed), expectedVersion: decoded?.version, now: now) {
+            let record = Self.record(of: changed, over: current, now: now)
+            switch try write(accountKey, record, expectedVersion: decoded?.version, now: now) {
             case .written: return result
             case .conflict(let found): current = found
             }

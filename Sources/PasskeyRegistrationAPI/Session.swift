@@ -38,7 +38,8 @@ struct Session {
     /// A new account with a random handle, stored only if there is none; a concurrent first request's account wins.
     private func createAccount() throws(APIRefusal) -> PasskeyAccount {
         let created = PasskeyAccount(handle: try randomBytes())
-        switch try records.write(records.accountKey, PasskeyRecords.record(of: created), expectedVersion: nil, now: now) {
+        let record = PasskeyRecords.record(of: created, over: nil, now: now)
+        switch try records.write(records.accountKey, record, expectedVersion: nil, now: now) {
         case .written: return created
         case .conflict(let found):
             guard let existing = try records.account(from: found) else { throw .busy }
@@ -139,7 +140,8 @@ struct Session {
     /// holds already (a retried registration) is kept.
     private func claim(_ id: [UInt8]) throws(APIRefusal) {
         let key = records.claimKey(credentialID: id)
-        let record = StateRecord(fields: ["owner": .string(records.accountKey)], expiresAt: PasskeyRecords.permanent)
+        let record = StateRecord(
+            fields: ["owner": .string(records.accountKey)], expiresAt: now + PasskeyRecords.newRecordLifetime)
         switch try records.write(key, record, expectedVersion: nil, now: now) {
         case .written: return
         case .conflict(let found):

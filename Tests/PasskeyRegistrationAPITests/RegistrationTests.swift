@@ -254,6 +254,23 @@ import WebAuthn
         #expect(options?["excludeCredentials"]?.arrayValue?.count == 1)
     }
 
+    @Test func fieldsTheSignInStepKeepsSurviveEveryChange() throws {
+        let harness = APIHarness()
+        let id = try #require(try Self.register(harness)["id"]?.stringValue)
+        let key = StateKey.userRecord(secret: Fixture.recordKey, userPoolId: Fixture.poolID, kind: "PASSKEY", sub: "sub-jane")
+        var record = try #require(try harness.store.read(key, now: Fixture.now))
+        #expect(record.expiresAt == Fixture.now + 10 * 365 * 86_400)
+        record.fields["usedChallenges"] = .string("the step's own")
+        #expect(try harness.store.write(key, record, expectedVersion: record.version, now: Fixture.now).succeeded)
+        #expect(harness.call("PATCH", "/passkeys/\(id)", body: #"{"name": "Laptop"}"#).statusCode == 200)
+        #expect(try Self.register(harness).statusCode == 201)
+        #expect(harness.call("DELETE", "/passkeys/\(id)").statusCode == 204)
+        let kept = try #require(try harness.store.read(key, now: Fixture.now))
+        #expect(kept.fields["usedChallenges"] == .string("the step's own"))
+        #expect(kept.expiresAt == record.expiresAt)
+        #expect(try Self.account(harness)?.credentials.count == 1)
+    }
+
     @Test func aChangeThatLosesARaceIsDecidedAgainFromWhatWon() throws {
         // Another request renames the passkey between this one's read and write; this rename still lands, on top.
         let store = RacingStore { live in
@@ -269,7 +286,7 @@ import WebAuthn
         #expect(harness.call("PATCH", "/passkeys/\(id)", body: #"{"name": "Laptop"}"#).statusCode == 200)
         let after = try #require(store.read(key, now: Fixture.now))
         #expect(after.version == before + 2)
-        #expect(after.fields["marker"] == nil, "the winner's record was replaced by a decision made from it")
+        #expect(after.fields["marker"] == .string("the other writer was here"), "the decision was made again from the winner's record")
         #expect(harness.call("GET", "/passkeys")["passkeys"]?.arrayValue?.first?.objectValue?["name"] == "Laptop")
 
         // A writer that wins every time: the API gives up with a 503, not a function error.
