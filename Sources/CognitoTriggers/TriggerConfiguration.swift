@@ -283,14 +283,23 @@ public enum CaptchaCatalog {
 extension TriggerConfiguration {
     /// The limits across sign-ins over `store`, or else the configured store; nil when there is neither.
     func makeLimiter(store given: (any StateStore)?) throws(ConfigurationError) -> SignInLimiter? {
-        let store: (any StateStore)?
+        let store = if let given { given } else { try makeStateStore() }
+        return store.map { SignInLimiter(limits: limits, store: $0, recordKey: keys.recordKey) }
+    }
+
+    /// A store of the configured kind (`STATE_STORE`), for the triggers and the passkey API of one process to share;
+    /// nil when none is configured.
+    public func makeStateStore() throws(ConfigurationError) -> (any StateStore)? {
         do {
-            store = try given ?? stateStore.makeStore()
+            return try stateStore.makeStore()
         } catch {
             throw .invalid(variable: "STATE_ENDPOINT", value: "", expected: "a usable endpoint: \(error)")
         }
-        return store.map { SignInLimiter(limits: limits, store: $0, recordKey: keys.recordKey) }
     }
+
+    /// The secret that names each user's records in the state store: the limits', the passkey step's and the
+    /// passkey registration API's.
+    package var recordKey: [UInt8] { keys.recordKey }
 
     /// The deliveries this configuration names, each message sent by its channel's.
     func makeDelivery(clock: @escaping @Sendable () -> Int64) throws(ConfigurationError) -> any CodeDelivery {
