@@ -96,7 +96,7 @@ let package = Package(
             dependencies: ["CurlHTTP", "PlainText", "PosixLock",
                 "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
                 "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
-                "MagicLinkChallenge", "MagicLinkToken",
+                "MagicLinkChallenge", "MagicLinkToken", "WebAuthn",
             ]
         ),
         .target(
@@ -178,7 +178,7 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification",
+                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
             ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),

@@ -8,6 +8,7 @@ import MagicLinkToken
 import SMSChallenge
 import SMSDelivery
 import PlainText
+import WebAuthn
 
 /// Everything the triggers need, read once from the environment at start-up.
 public struct TriggerConfiguration: Sendable {
@@ -58,6 +59,9 @@ public struct TriggerConfiguration: Sendable {
     public let limits: SignInLimits
     /// The sign-in funnel's metrics (`METRICS`, `METRICS_NAMESPACE`).
     public let metrics: MetricsSettings
+    /// How passkeys work (`PASSKEY_RP_ID` and the other `PASSKEY_*` variables); nil when `PASSKEY_RP_ID` is unset.
+    /// The `passkey` sign-in step and the registration API both need it.
+    public let passkeys: PasskeySettings?
     let keys: ChallengeKeys
 
     public static let defaultOutboxPath = "/tmp/cognito-challenge-outbox.jsonl"
@@ -154,6 +158,7 @@ public struct TriggerConfiguration: Sendable {
         }
         limits = try SignInLimits(environment: environment)
         metrics = try MetricsSettings(environment: environment)
+        passkeys = try Self.passkeySettings(in: environment)
         switch value("CAPTCHA_PROVIDER") {
         case nil, "catalog":
             captchaProvider = nil
