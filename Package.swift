@@ -12,6 +12,7 @@ import PackageDescription
 //   ChallengeFlows    pure Define/Create/Verify decisions for each sign-in flow
 //   CognitoSRP        Cognito's SRP-6a (USER_SRP_AUTH) on OpenSSL BIGNUM: verifier, server and client sides
 //   WebAuthn          passkey ceremonies (registration, assertion) verified on OpenSSL: CBOR, COSE keys, attestation
+//   SoftwareAuthenticator  a software passkey authenticator and the browser's part of the ceremonies (tests, local tools)
 //   CurlHTTP          one reusable libcurl handle
 //   LambdaRuntime     the hand-rolled Runtime API loop, context and logging
 //   AWSSigV4          Signature Version 4 request signing
@@ -55,6 +56,9 @@ let package = Package(
         .library(name: "PasskeyChallenge", targets: ["PasskeyChallenge"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
+        .library(name: "SoftwareAuthenticator", targets: ["SoftwareAuthenticator"]),
+        // For the fuzz package in Tests/Fuzz.
+        .library(name: "WebAuthn", targets: ["WebAuthn"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -82,6 +86,7 @@ let package = Package(
         .target(name: "MagicLinkToken", dependencies: ["PlainText", "ChallengeCrypto"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "WebAuthn", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
+        .target(name: "SoftwareAuthenticator", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
@@ -171,6 +176,10 @@ let package = Package(
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["PosixLock", "ChallengeCrypto"]),
         .testTarget(name: "MagicLinkTokenTests", dependencies: ["MagicLinkToken", "ChallengeCrypto"]),
+        .testTarget(
+            name: "SoftwareAuthenticatorTests",
+            dependencies: ["SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]
+        ),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
         .testTarget(name: "CognitoTokensTests", dependencies: ["PosixLock", "CognitoTokens", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
@@ -212,6 +221,11 @@ let package = Package(
         .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "InvokerTests", dependencies: ["PosixLock", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
+        ),
+        .testTarget(
+            name: "WebAuthnTests",
+            dependencies: ["WebAuthn", "SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
+            exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(
             name: "LocalUserPoolTests",

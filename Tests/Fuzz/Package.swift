@@ -7,6 +7,7 @@ import PackageDescription
 //   fuzz-trigger          the whole Cognito trigger handler on raw event bytes, for every sign-in flow
 //   fuzz-sigv4            SigV4 canonicalisation and signing of fuzzed requests
 //   fuzz-runtime-headers  the Runtime API `next` answer: libcurl header lines → invocation → log lines
+//   fuzz-webauthn         the passkey ceremonies: CBOR, authenticator data, COSE keys, attestation, response JSON
 
 // Tools version 5.4 on purpose: from 5.5 on, SwiftPM renames an executable's entry point to `<module>_main` and links
 // `main` to it, which a fuzz target does not have (libFuzzer brings `main`), so linking fails. The code is still
@@ -39,6 +40,12 @@ let package = Package(
                 .product(name: "CurlHTTP", package: "cognito-challenge-runtime"),
                 .product(name: "LambdaRuntime", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
+            ]),
+        fuzzTarget(
+            "fuzz-webauthn",
+            [
+                .product(name: "WebAuthn", package: "cognito-challenge-runtime"),
+                .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
             ]),
     ],
     swiftLanguageVersions: [.version("6")]

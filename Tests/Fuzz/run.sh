@@ -14,7 +14,7 @@ shift || true
 # libFuzzer takes -max_total_time=0 as "run for ever".
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [SECONDS (at least 1)] [TARGET...]" >&2; exit 2; }
 targets=("$@")
-(( ${#targets[@]} )) || targets=(fuzz-json fuzz-trigger fuzz-sigv4 fuzz-runtime-headers)
+(( ${#targets[@]} )) || targets=(fuzz-json fuzz-trigger fuzz-sigv4 fuzz-runtime-headers fuzz-webauthn)
 
 # Linux only: -sanitize=fuzzer needs the swift.org toolchain's libFuzzer. -enable-testing lets a target reach the
 # internal parsing functions it fuzzes (`@testable import`).
@@ -65,6 +65,14 @@ seed() {
                 'Date: Fri, 16 Nov 2018 22:08:26 GMT' 'Content-Length: 2' '' >"$corpus/seed-next"
             printf '%s\r\n' 'HTTP/1.1 100 Continue' '' 'HTTP/1.1 200 OK' 'lambda-runtime-aws-request-id:  id ' \
                 'LAMBDA-RUNTIME-DEADLINE-MS: 1' '' >"$corpus/seed-continue"
+            ;;
+        fuzz-webauthn)
+            # Authenticator data for RP ID example.com (UP, UV, counter 1), and a `none` attestation object holding it.
+            local authdata='\xa3\x79\xa6\xf6\xee\xaf\xb9\xa5\x5e\x37\x8c\x11\x80\x34\xe2\x75\x1e\x68\x2f\xab\x9f\x2d\x30\xab\x13\xd2\x12\x55\x86\xce\x19\x47\x05\x00\x00\x00\x01'
+            printf "$authdata" >"$corpus/seed-authenticator-data"
+            printf '\xa3\x63fmt\x64none\x67attStmt\xa0\x68authData\x58\x25'"$authdata" >"$corpus/seed-attestation-none"
+            printf '{"id":"AQ","rawId":"AQ","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}}' \
+                >"$corpus/seed-assertion-json"
             ;;
     esac
 }

@@ -1,0 +1,160 @@
+import ChallengeCrypto
+import Testing
+@testable import WebAuthn
+
+@Suite struct RegistrationTests {
+    static let kinds = TestKey.Kind.allCases
+
+    static func verify(
+        _ ceremony: RegistrationCeremony, attestation: AttestationPolicy = AttestationPolicy(),
+        registered: [[UInt8]] = [], requireUserVerification: Bool = true
+    ) throws(WebAuthnError) -> VerifiedRegistration {
+        var expectation = ceremony.expectation
+        expectation.attestation = attestation
+        expectation.registeredCredentialIDs = registered
+        expectation.requireUserVerification = requireUserVerification
+        return try WebAuthn.verifyRegistration(ceremony.json, expecting: expectation)
+    }
+
+    @Test(arguments: kinds)
+    func acceptsNoneAttestationAndReturnsTheCredentialToStore(kind: TestKey.Kind) throws {
+        let ceremony = RegistrationCeremony(TestKey.shared[kind]!)
+        let verified = try Self.verify(ceremony)
+        #expect(verified.algorithm == kind.algorithm)
+        #expect(verified.attestationFormat == "none")
+        #expect(!verified.attestedByCertificate)
+        #expect(verified.credential == StoredCredential(
+            id: ceremony.credentialID, publicKey: ceremony.key.coseBytes, signCount: 0, transports: ["internal", "hybrid"],
+            aaguid: Fixture.aaguid, backupEligible: true, backedUp: true, name: "", createdAt: 0))
+        // The stored key verifies the same authenticator's assertions.
+        var assertion = AssertionCeremony(ceremony.key)
+        assertion.credentialID = ceremony.credentialID
+        assertion.flags = Flag.up | Flag.uv | Flag.be
+        #expect(try WebAuthn.verifyAssertion(
+            assertion.json, expecting: assertion.expectation, credentials: [verified.credential]).signCount == 7)
+    }
+
+    @Test(arguments: kinds)
+    func acceptsPackedSelfAttestation(kind: TestKey.Kind) throws {
+        var ceremony = RegistrationCeremony(TestKey.shared[kind]!)
+        ceremony.statement = .packedSelf(algorithm: nil)
+        ceremony.flags = Flag.up | Flag.uv
+        ceremony.signCount = 5
+        let verified = try Self.verify(ceremony)
+        #expect(verified.attestationFormat == "packed")
+        #expect(!verified.attestedByCertificate)
+        #expect(verified.credential.signCount == 5)
+        #expect(!verified.credential.backupEligible && !verified.credential.backedUp)
+    }
+
+    @Test(arguments: kinds)
+    func refusesEveryTamperedPart(kind: TestKey.Kind) throws {
+        let good = RegistrationCeremony(TestKey.shared[kind]!)
+        func refused(
+            _ error: WebAuthnError, registered: [[UInt8]] = [], _ change: (inout RegistrationCeremony) -> Void,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            var ceremony = good
+            change(&ceremony)
+            #expect(throws: error, sourceLocation: sourceLocation) { try Self.verify(ceremony, registered: registered) }
+        }
+        refused(.wrongType(expected: "webauthn.create", found: "webauthn.get")) { $0.type = "webauthn.get" }
+        refused(.challengeMismatch) { $0.challenge = Array(repeating: 0, count: 32) }
+        refused(.originNotAllowed("https://evil.example")) { $0.origin = "https://evil.example" }
+        refused(.crossOrigin) { $0.crossOrigin = true }
+        refused(.crossOrigin) { $0.topOrigin = "https://framing.example" }
+        refused(.rpIDMismatch) { $0.rpID = "example.org" }
+        refused(.userNotPresent) { $0.flags = Flag.uv }
+        refused(.userNotVerified) { $0.flags = Flag.up }
+        refused(.backupFlagsInvalid) { $0.flags = Flag.up | Flag.uv | Flag.bs }
+        refused(.malformed("the authenticator data has no attested credential data (AT)")) { $0.includeAttestedData = false }
+        refused(.malformed("the attested credential ID is not the response's rawId")) {
+            $0.rawID = [1, 2]
+            $0.credentialID = [1, 2, 3]
+        }
+        refused(.credentialAlreadyRegistered, registered: [[9], good.credentialID]) { _ in }
+        refused(.malformed("the credential ID of 1024 bytes is over 1023")) {
+            $0.credentialID = Array(repeating: 1, count: 1024)
+        }
+        refused(.unsupportedAlgorithm(-36)) {
+            var entries = $0.key.cose.mapValue!
+            entries.removeAll { $0.key == .int(3) }
+            entries.append(CBORMapEntry(key: .int(3), value: .int(-36)))
+            $0.coseKey = CBORValue.map(entries).encoded
+        }
+        refused(.attestation("the self attestation signature does not verify")) {
+            $0.statement = .packedSelf(algorithm: nil)
+            $0.signedBytes = Array("other bytes".utf8)
+        }
+        refused(.attestation("the self attestation signature does not verify")) {
+            $0.statement = .packedSelf(algorithm: nil)
+            $0.key = TestKey.others[kind]!
+            $0.coseKey = good.key.coseBytes
+        }
+        let otherAlgorithm = kind == .es256 ? -8 : -7
+        refused(.attestation("self attestation alg \(otherAlgorithm) is not the credential key's \(kind.algorithm)")) {
+            $0.statement = .packedSelf(algorithm: otherAlgorithm)
+        }
+        refused(.attestation("a none statement must be empty")) {
+            $0.statement = .custom(format: "none", statement: .entries([(.text("sig"), .bytes([1]))]))
+        }
+        refused(.attestation("the packed statement has no sig")) {
+            $0.statement = .custom(format: "packed", statement: .entries([(.text("alg"), .int(-7))]))
+        }
+    }
+
+    @Test func noneConveyanceAcceptsOtherFormatsWithoutCheckingThem() throws {
+        var ceremony = RegistrationCeremony(TestKey.shared[.es256]!)
+        ceremony.statement = .custom(format: "tpm", statement: .entries([(.text("ver"), .text("2.0"))]))
+        let verified = try Self.verify(ceremony)
+        #expect(verified.attestationFormat == "tpm")
+        #expect(!verified.attestedByCertificate)
+        #expect(throws: WebAuthnError.attestation("direct attestation needs a packed statement with a certificate chain, not tpm")) {
+            try Self.verify(ceremony, attestation: AttestationPolicy(conveyance: .direct))
+        }
+    }
+
+    @Test func directConveyanceRefusesNoneAndSelfAttestation() throws {
+        var ceremony = RegistrationCeremony(TestKey.shared[.edDSA]!)
+        #expect(throws: WebAuthnError.attestation("direct attestation needs a packed statement with a certificate chain, not none")) {
+            try Self.verify(ceremony, attestation: AttestationPolicy(conveyance: .direct))
+        }
+        ceremony.statement = .packedSelf(algorithm: nil)
+        #expect(throws: WebAuthnError.attestation("direct attestation needs a packed statement with a certificate chain, not packed")) {
+            try Self.verify(ceremony, attestation: AttestationPolicy(conveyance: .direct))
+        }
+    }
+
+    @Test func allowedAAGUIDsRefuseOthers() throws {
+        let ceremony = RegistrationCeremony(TestKey.shared[.es256]!)
+        #expect(try Self.verify(ceremony, attestation: AttestationPolicy(allowedAAGUIDs: [Fixture.aaguid])).credential.aaguid == Fixture.aaguid)
+        #expect(throws: WebAuthnError.attestation("the authenticator's AAGUID is not one of the allowed")) {
+            try Self.verify(ceremony, attestation: AttestationPolicy(allowedAAGUIDs: [Array(repeating: 0, count: 16)]))
+        }
+    }
+
+    @Test func refusesMalformedAttestationObjects() throws {
+        let ceremony = RegistrationCeremony(TestKey.shared[.es256]!)
+        func refused(_ attestationObject: [UInt8], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let json = ceremony.json.replacingAttestationObject(with: attestationObject)
+            #expect(throws: WebAuthnError.malformed(message), sourceLocation: sourceLocation) {
+                try WebAuthn.verifyRegistration(json, expecting: ceremony.expectation)
+            }
+        }
+        refused([0xa0, 0x00], "attestationObject: bytes follow the CBOR item (byte 1)")
+        refused(CBORValue.entries([(.text("fmt"), .text("none"))]).encoded, "attestationObject is not a map of fmt, attStmt and authData")
+        refused(CBORValue.entries([
+            (.text("fmt"), .text("none")), (.text("attStmt"), .entries([])), (.text("authData"), .bytes([1, 2])),
+        ]).encoded, "authenticator data of 2 bytes is shorter than the 37 it always has")
+    }
+}
+
+extension String {
+    /// The registration JSON with `response.attestationObject` replaced.
+    func replacingAttestationObject(with bytes: [UInt8]) -> String {
+        var parts = split(separator: "\"attestationObject\":\"", maxSplits: 1)
+        let rest = parts[1].drop { $0 != "\"" }
+        parts[1] = Substring(Base64URL.encode(bytes)) + rest
+        return parts.joined(separator: "\"attestationObject\":\"")
+    }
+}
