@@ -21,6 +21,7 @@ import PackageDescription
 //   SMSDelivery       codes by text message through Amazon SNS Publish
 //   SMSChallenge      the `sms-code` and `email-or-sms-code` steps, on the public step API alone
 //   MagicLinkChallenge  the `magic-link` step, on the public step API alone
+//   PasskeyChallenge  the `passkey` step (WebAuthn sign-in), on the public step API alone
 //   CaptchaVerification  CAPTCHA tokens checked with Turnstile, reCAPTCHA or hCaptcha siteverify
 //   ChallengeStateStore  per-user sign-in state: versioned records with compare-and-swap, in memory or DynamoDB
 //   ParameterStore    SSM Parameter Store reads (the function's secret at init)
@@ -53,6 +54,7 @@ let package = Package(
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
         .library(name: "SMSChallenge", targets: ["SMSChallenge"]),
         .library(name: "MagicLinkChallenge", targets: ["MagicLinkChallenge"]),
+        .library(name: "PasskeyChallenge", targets: ["PasskeyChallenge"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
         .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
@@ -95,6 +97,7 @@ let package = Package(
         .target(name: "SMSDelivery", dependencies: ["PlainText", "ChallengeFlows", "EmailDelivery", "AWSSigV4", "AWSClient", "CurlHTTP"]),
         .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
         .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
+        .target(name: "PasskeyChallenge", dependencies: ["ChallengeFlows", "WebAuthn", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CaptchaVerification", dependencies: ["PlainText", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeStateStore", "WebAuthn"]),
@@ -104,7 +107,7 @@ let package = Package(
             dependencies: ["CurlHTTP", "PlainText", "PosixLock",
                 "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
                 "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
-                "MagicLinkChallenge", "MagicLinkToken",
+                "MagicLinkChallenge", "MagicLinkToken", "WebAuthn", "PasskeyChallenge",
             ]
         ),
         .target(
@@ -190,7 +193,7 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification",
+                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
             ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
