@@ -116,7 +116,10 @@ let package = Package(
         ),
         .target(
             name: "CognitoLambda",
-            dependencies: ["ChallengeFlows", "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LambdaRuntime", "LosslessJSON"]
+            dependencies: [
+                "ChallengeFlows", "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LambdaRuntime", "LosslessJSON",
+                "PasskeyRegistrationAPI",
+            ]
         ),
         .executableTarget(
             name: "bootstrap",
@@ -137,7 +140,7 @@ let package = Package(
             name: "Invoker",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON",
-                "CaptchaVerification", "LocalHTTPServer", "PosixLock", "EventCorpus",
+                "CaptchaVerification", "LocalHTTPServer", "PosixLock", "EventCorpus", "PasskeyRegistrationAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -194,12 +197,16 @@ let package = Package(
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
                 "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
+                "PasskeyRegistrationAPI",
             ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
-            dependencies: ["bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "EventCorpus"]
+            dependencies: [
+                "bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "EventCorpus",
+                "SoftwareAuthenticator",
+            ]
         ),
         .target(name: "EventCorpus", dependencies: ["LosslessJSON"]),
         .target(name: "TestSupport", dependencies: ["PosixLock", "CurlHTTP", "LosslessJSON", "EventCorpus"], path: "Tests/TestSupport"),
