@@ -3,7 +3,8 @@ import LosslessJSON
 /// What a Lambda integration answers an HTTP API (payload 2.0): a status, headers and a JSON body.
 public struct HTTPAPIResponse: Sendable, Equatable {
     public var statusCode: Int
-    /// Header names in lower case; `content-type` is always `application/json`.
+    /// Header names in lower case; `content-type` is always `application/json` and `cache-control` `no-store` (no
+    /// answer of this API, a challenge least of all, is worth keeping in a cache).
     public var headers: [String: String]
     /// The body, a JSON document; nil for none (204).
     public var body: JSONValue?
