@@ -2,6 +2,7 @@ import Foundation
 import LosslessJSON
 import RuntimeAPIEmulator
 import SoftwareAuthenticator
+import TestSupport
 import Testing
 
 /// The passkey registration API through the real `bootstrap`: API Gateway HTTP API events (payload 2.0) answered
@@ -91,6 +92,41 @@ import Testing
         let apiLines = log.split(separator: "\n").filter { $0.contains("/passkeys") }
         #expect(apiLines.count >= 5)
         #expect(!apiLines.contains { $0.contains("jane") || $0.contains("11111111-2222") }, "the API's log lines name no user")
+    }
+
+    @Test(.requires(.motoServer, .boto3)) func passkeysLiveInDynamoDBAcrossProcesses() async throws {
+        let moto = try SignInLimitsThroughBootstrapTests.Moto()
+        defer { moto.server.stop() }
+        let environment = Self.environment.merging([
+            "STATE_STORE": "dynamodb", "STATE_TABLE": SignInLimitsThroughBootstrapTests.table, "STATE_ENDPOINT": moto.endpoint,
+            "AWS_REGION": "eu-west-1", "AWS_ACCESS_KEY_ID": "AKIDLOCAL", "AWS_SECRET_ACCESS_KEY": "local-secret",
+        ]) { $1 }
+        var authenticator = try SoftwareAuthenticator()
+
+        let first = RuntimeAPIEmulator()
+        let registering = try BootstrapProcess("bootstrap", runtimeAPI: try await first.start(), environment: environment)
+        let options = try Self.http(try await invoke(first, try Self.event("POST", "/passkeys/registration/options", body: "{}", claims: Self.jane)))
+        let credential = try authenticator.register(optionsJSON: try #require(options.body).text(), origin: Self.origin)
+        let registered = try Self.http(try await invoke(first, try Self.event("POST", "/passkeys/registration", body: credential, claims: Self.jane)))
+        #expect(registered.status == 201, "\(registered.body?.text() ?? "")")
+        let id = try #require(registered.body?.objectValue?["id"]?.stringValue)
+        registering.terminate()
+        #expect(try await registering.exitStatus() == 0)
+        try await first.shutdown()
+
+        // Another process (another Lambda instance) sees the passkey, refuses the spent challenge, and renames it.
+        let second = RuntimeAPIEmulator()
+        let listing = try BootstrapProcess("bootstrap", runtimeAPI: try await second.start(), environment: environment)
+        let listed = try Self.http(try await invoke(second, try Self.event("GET", "/passkeys", claims: Self.jane)))
+        #expect(listed.body?.objectValue?["passkeys"]?.arrayValue?.compactMap { $0.objectValue?["id"]?.stringValue } == [id])
+        let replayed = try Self.http(try await invoke(second, try Self.event("POST", "/passkeys/registration", body: credential, claims: Self.jane)))
+        #expect(replayed.status == 400)
+        let renamed = try Self.http(try await invoke(second, try Self.event("PATCH", "/passkeys/\(id)", body: #"{"name": "Laptop"}"#, claims: Self.jane)))
+        #expect(renamed.status == 200)
+        #expect(renamed.body?.objectValue?["name"] == "Laptop")
+        listing.terminate()
+        #expect(try await listing.exitStatus() == 0)
+        try await second.shutdown()
     }
 
     @Test func withoutPasskeySettingsTheBootstrapSaysSo() async throws {
