@@ -23,6 +23,7 @@ public struct HTTPAPIEvent: Sendable, Equatable {
     /// The claims of the token the JWT authorizer accepted, as strings; empty without an authorizer.
     public var claims: [String: String]
 
+    /// An event made in code (tests, local tools).
     public init(
         routeKey: String, method: String, rawPath: String, stage: String = "$default", headers: [String: String] = [:],
         pathParameters: [String: String] = [:], body: [UInt8] = [], requestID: String, claims: [String: String] = [:]
@@ -149,6 +150,7 @@ public struct HTTPAPIEvent: Sendable, Equatable {
 
 /// An HTTP API event that does not have payload 2.0's shape; the path names the field.
 public enum HTTPAPIEventError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The field at `path` (such as `$.requestContext.http.method`) is missing or of the wrong type.
     case malformed(path: String, problem: String)
 
     public var description: String {

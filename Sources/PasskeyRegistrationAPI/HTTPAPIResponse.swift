@@ -2,6 +2,7 @@ import LosslessJSON
 
 /// What a Lambda integration answers an HTTP API (payload 2.0): a status, headers and a JSON body.
 public struct HTTPAPIResponse: Sendable, Equatable {
+    /// The HTTP status, such as 201 or 404.
     public var statusCode: Int
     /// Header names in lower case; `content-type` is always `application/json` and `cache-control` `no-store` (no
     /// answer of this API, a challenge least of all, is worth keeping in a cache).
@@ -9,6 +10,7 @@ public struct HTTPAPIResponse: Sendable, Equatable {
     /// The body, a JSON document; nil for none (204).
     public var body: JSONValue?
 
+    /// A response with `body` (nil for none) and `headers` next to the JSON content type.
     public init(statusCode: Int, body: JSONValue?, headers: [String: String] = [:]) {
         self.statusCode = statusCode
         self.body = body

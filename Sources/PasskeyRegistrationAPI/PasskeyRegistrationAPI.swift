@@ -167,9 +167,11 @@ public struct PasskeyRegistrationAPI: Sendable {
 
 /// The answer to one request, with a line for the log.
 public struct HTTPAPIResult: Sendable {
+    /// What the Lambda integration returns to API Gateway.
     public var response: HTTPAPIResponse
     /// The route and status, and the message of a refusal: nothing secret, no user name.
     public var summary: String
+    /// API Gateway's id of the request (empty when the event had none).
     public var requestID: String
     /// For a 5xx, what went wrong on this side (the response names only the request).
     public var logDetail: String?
