@@ -103,7 +103,7 @@ struct Session {
         }
         var credential = verified.credential
         credential.createdAt = now
-        try claim(credential.id)
+        let newlyClaimed = try claim(credential.id)
         do throws(APIRefusal) {
             let stored = try records.changeAccount(startingFrom: .some(accountRecord), now: now) {
                 (current) throws(APIRefusal) -> (PasskeyAccount, StoredCredential) in
@@ -117,7 +117,8 @@ struct Session {
             }
             return HTTPAPIResponse(statusCode: 201, body: Self.publicView(stored))
         } catch {
-            try? releaseClaim(credential.id)
+            // A claim this request made goes again; one the account held already stays with its credential.
+            if newlyClaimed { try? releaseClaim(credential.id) }
             throw error
         }
     }
@@ -136,16 +137,17 @@ struct Session {
         return challenge
     }
 
-    /// Claims a credential id for this account, so that no other account can register it; a claim this account
-    /// holds already (a retried registration) is kept.
-    private func claim(_ id: [UInt8]) throws(APIRefusal) {
+    /// Claims a credential id for this account, so that no other account can register it; true when this request
+    /// made the claim, false when the account held it already (a retried registration).
+    private func claim(_ id: [UInt8]) throws(APIRefusal) -> Bool {
         let key = records.claimKey(credentialID: id)
         let record = StateRecord(
             fields: ["owner": .string(records.accountKey)], expiresAt: now + PasskeyRecords.newRecordLifetime)
         switch try records.write(key, record, expectedVersion: nil, now: now) {
-        case .written: return
+        case .written: return true
         case .conflict(let found):
             guard case .string(records.accountKey)? = found?.fields["owner"] else { throw alreadyRegistered }
+            return false
         }
     }
 

@@ -2,6 +2,7 @@ import ChallengeCrypto
 import ChallengeStateStore
 import LosslessJSON
 import PasskeyRegistrationAPI
+import PosixLock
 import SoftwareAuthenticator
 import Testing
 import WebAuthn
@@ -296,6 +297,67 @@ import WebAuthn
         #expect(busy.message?.contains("try again") == true)
     }
 
+    @Test func aRegistrationRacingItsOwnRetryKeepsTheClaimOfTheStoredCredential() throws {
+        // An earlier attempt of this registration claimed the id and stored the credential just before this one writes.
+        let racing = PosixLockedCredential()
+        let store = RacingStore { live in
+            var record = live ?? StateRecord(fields: [:], expiresAt: .max)
+            let strings = record.fields.compactMapValues { if case .string(let text) = $0 { text } else { nil } }
+            if var account = try? PasskeyAccount(fields: strings), let credential = racing.value {
+                account.credentials.append(credential)
+                for (name, value) in account.fields { record.fields[name] = .string(value) }
+            }
+            return record
+        }
+        let harness = APIHarness(store: store)
+        var authenticator = try SoftwareAuthenticator()
+        let response = try authenticator.register(optionsJSON: try Self.options(harness), origin: Self.origin)
+        let held = try #require(authenticator.credentials.last)
+        racing.value = StoredCredential(
+            id: held.id, publicKey: try held.cosePublicKey(), signCount: 0, transports: [], aaguid: SoftwareAuthenticator.defaultAAGUID,
+            backupEligible: false, backedUp: false, name: "Passkey 1", createdAt: Fixture.now)
+        let mine = StateKey.userRecord(secret: Fixture.recordKey, userPoolId: Fixture.poolID, kind: "PASSKEY", sub: "sub-jane")
+        let claim = StateKey.userRecord(
+            secret: Fixture.recordKey, userPoolId: Fixture.poolID, kind: "PASSKEY_CREDENTIAL", sub: Base64URL.encode(held.id))
+        #expect(store.write(claim, StateRecord(fields: ["owner": .string(mine)], expiresAt: .max), expectedVersion: nil, now: Fixture.now).succeeded)
+        store.loseNext(1, writesTo: mine)
+
+        let refused = harness.call("POST", "/passkeys/registration", body: response)
+        #expect(refused.statusCode == 409)
+        #expect(try Self.account(harness)?.credentials.map(\.id) == [held.id])
+        #expect(store.read(claim, now: Fixture.now)?.fields["owner"] == .string(mine), "the stored credential keeps its claim")
+    }
+
+    @Test func aClaimMadeForARegistrationThatLosesIsGivenUp() throws {
+        // Another registration fills the account to the cap between this one's claim and its write.
+        let harness = APIHarness(store: RacingStore { live in
+            var record = live ?? StateRecord(fields: [:], expiresAt: .max)
+            let strings = record.fields.compactMapValues { if case .string(let text) = $0 { text } else { nil } }
+            if var account = try? PasskeyAccount(fields: strings), let first = account.credentials.first {
+                while account.credentials.count < Fixture.settings.maxCredentialsPerUser {
+                    var other = first
+                    other.id = [UInt8(account.credentials.count)]
+                    account.credentials.append(other)
+                }
+                for (name, value) in account.fields { record.fields[name] = .string(value) }
+            }
+            return record
+        })
+        let store = try #require(harness.store as? RacingStore)
+        #expect(try Self.register(harness).statusCode == 201)
+        var authenticator = try SoftwareAuthenticator()
+        let response = try authenticator.register(optionsJSON: try Self.options(harness), origin: Self.origin)
+        let id = try #require(authenticator.credentials.last?.id)
+        let mine = StateKey.userRecord(secret: Fixture.recordKey, userPoolId: Fixture.poolID, kind: "PASSKEY", sub: "sub-jane")
+        store.loseNext(1, writesTo: mine)
+        let refused = harness.call("POST", "/passkeys/registration", body: response)
+        #expect(refused.statusCode == 409)
+        #expect(refused.message?.hasPrefix("You have 3 passkeys") == true, "\(refused.message ?? "")")
+        let claim = StateKey.userRecord(
+            secret: Fixture.recordKey, userPoolId: Fixture.poolID, kind: "PASSKEY_CREDENTIAL", sub: Base64URL.encode(id))
+        #expect(store.read(claim, now: Fixture.now) == nil)
+    }
+
     @Test func aDeletionThatLosesToAnotherDeletionIsA404() throws {
         // The other writer removes every passkey first: deciding again from its record finds none to delete.
         let store = RacingStore { live in
@@ -307,5 +369,15 @@ import WebAuthn
         let id = try #require(try Self.register(harness)["id"]?.stringValue)
         store.loseNext(1, writesTo: StateKey.userRecord(secret: Fixture.recordKey, userPoolId: Fixture.poolID, kind: "PASSKEY", sub: "sub-jane"))
         #expect(harness.call("DELETE", "/passkeys/\(id)").statusCode == 404)
+    }
+}
+
+/// A credential a racing writer adds, set once the test knows it.
+final class PosixLockedCredential: Sendable {
+    private let stored = PosixLock<StoredCredential?>(nil)
+
+    var value: StoredCredential? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }
