@@ -22,8 +22,10 @@ let package = Package(
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
         .library(name: "SMSChallenge", targets: ["SMSChallenge"]),
         .library(name: "MagicLinkChallenge", targets: ["MagicLinkChallenge"]),
+        .library(name: "PasskeyChallenge", targets: ["PasskeyChallenge"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
+        .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
         .library(name: "SoftwareAuthenticator", targets: ["SoftwareAuthenticator"]),
         // For the fuzz package in Tests/Fuzz.
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
@@ -63,15 +65,17 @@ let package = Package(
         .target(name: "SMSDelivery", dependencies: ["PlainText", "ChallengeFlows", "EmailDelivery", "AWSSigV4", "AWSClient", "CurlHTTP"]),
         .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
         .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
+        .target(name: "PasskeyChallenge", dependencies: ["ChallengeFlows", "WebAuthn", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CaptchaVerification", dependencies: ["PlainText", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeStateStore", "WebAuthn"]),
         .target(name: "ParameterStore", dependencies: ["AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
             dependencies: ["CurlHTTP", "PlainText", "PosixLock",
                 "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
                 "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
-                "MagicLinkChallenge", "MagicLinkToken",
+                "MagicLinkChallenge", "MagicLinkToken", "WebAuthn", "PasskeyChallenge",
             ]
         ),
         .target(
@@ -80,7 +84,10 @@ let package = Package(
         ),
         .target(
             name: "CognitoLambda",
-            dependencies: ["ChallengeFlows", "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LambdaRuntime", "LosslessJSON"]
+            dependencies: [
+                "ChallengeFlows", "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LambdaRuntime", "LosslessJSON",
+                "PasskeyRegistrationAPI",
+            ]
         ),
         .executableTarget(
             name: "bootstrap",
@@ -101,7 +108,7 @@ let package = Package(
             name: "Invoker",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON",
-                "CaptchaVerification", "LocalHTTPServer", "PosixLock", "EventCorpus",
+                "CaptchaVerification", "LocalHTTPServer", "PosixLock", "EventCorpus", "PasskeyRegistrationAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -157,13 +164,17 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification",
+                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
+                "PasskeyRegistrationAPI", "SoftwareAuthenticator",
             ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
-            dependencies: ["bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "EventCorpus"]
+            dependencies: [
+                "bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "EventCorpus",
+                "SoftwareAuthenticator",
+            ]
         ),
         .target(name: "EventCorpus", dependencies: ["LosslessJSON"]),
         .target(name: "TestSupport", dependencies: ["PosixLock", "CurlHTTP", "LosslessJSON", "EventCorpus"], path: "Tests/TestSupport"),
@@ -184,6 +195,13 @@ let package = Package(
         .testTarget(
             name: "ChallengeStateStoreTests",
             dependencies: ["PosixLock", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
+        ),
+        .testTarget(
+            name: "PasskeyRegistrationAPITests",
+            dependencies: [
+                "PasskeyRegistrationAPI", "WebAuthn", "SoftwareAuthenticator", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
+                "PosixLock",
+            ]
         ),
         .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(

@@ -55,9 +55,23 @@ public struct ChallengeFlowEngine: Sendable {
 
     // MARK: Create
 
+    /// The step whose challenge a Create for `request` builds; nil when no custom challenge is due. Tells the caller
+    /// whether to read the user's record first (``ChallengeStep/keepsUserRecord``).
+    public func stepDue(for request: CreateAuthChallengeRequest) -> (any ChallengeStep)? {
+        guard request.challengeName == .customChallenge,
+              case .customStep(let index, _, _, _) = FlowProgress(session: request.session, flow: flow, policy: policy)
+        else { return nil }
+        return flow.steps[index]
+    }
+
     /// Builds the custom challenge that is due. Throws when the session has no custom challenge due, which means
     /// Cognito was not driven by this flow's Define, or when the step cannot build its challenge.
-    public func create(_ request: CreateAuthChallengeRequest, user: UserIdentity, now: Int64) throws -> IssuedChallenge {
+    ///
+    /// - Parameter userRecord: for a step that ``ChallengeStep/keepsUserRecord``, the string fields of the user's
+    ///   record (see ``StepContext/userRecord``).
+    public func create(
+        _ request: CreateAuthChallengeRequest, user: UserIdentity, now: Int64, userRecord: [String: String]? = nil
+    ) throws -> IssuedChallenge {
         guard request.challengeName == .customChallenge else { throw CreateChallengeError.notACustomChallenge(request.challengeName) }
         let progress = FlowProgress(session: request.session, flow: flow, policy: policy)
         guard case .customStep(let index, let kind, let attempt, let previousSeal) = progress else {
@@ -68,7 +82,7 @@ public struct ChallengeFlowEngine: Sendable {
             user: user, userAttributes: request.userAttributes, userNotFound: request.userNotFound, now: now,
             random: random, policy: policy, stepIndex: index, attempt: attempt, seal: previousSeal,
             clientMetadata: request.clientMetadata ?? [:], keys: stepKeys[kind] ?? keys.stepKeys(for: kind),
-            decoyKey: keys.decoy)
+            userRecord: userRecord, decoyKey: keys.decoy, sealHasher: nil)
         let made = try step.create(context)
         let seal: ChallengeSeal
         var delivery = made.delivery
@@ -132,8 +146,14 @@ public struct ChallengeFlowEngine: Sendable {
     }
 
     /// Like ``verify(_:user:now:)``, with what a right answer may be used for only once (see
-    /// ``AnswerJudgement/correctOnce(sequence:)``), for the limits across sign-ins to record.
-    public func verdict(on request: VerifyAuthChallengeResponseRequest, user: UserIdentity, now: Int64) -> Verdict {
+    /// ``AnswerJudgement/correctOnce(sequence:)``), for the limits across sign-ins to record, and the record a right
+    /// answer must write (see ``AnswerJudgement/correctUpdating(record:)``).
+    ///
+    /// - Parameter userRecord: for a step that ``ChallengeStep/keepsUserRecord``, the string fields of the user's
+    ///   record (see ``StepContext/userRecord``).
+    public func verdict(
+        on request: VerifyAuthChallengeResponseRequest, user: UserIdentity, now: Int64, userRecord: [String: String]? = nil
+    ) -> Verdict {
         guard let seal = ChallengeSeal(privateParameters: request.privateChallengeParameters),
               let step = step(for: seal.kind)
         else { return Verdict(.notIssuedByThisFlow) }
@@ -148,17 +168,20 @@ public struct ChallengeFlowEngine: Sendable {
             user: user, userAttributes: request.userAttributes, userNotFound: request.userNotFound, now: now,
             random: random, policy: policy, stepIndex: seal.stepIndex, attempt: nil, seal: seal,
             clientMetadata: request.clientMetadata ?? [:], keys: stepKeys[seal.kind] ?? keys.stepKeys(for: seal.kind),
-            decoyKey: keys.decoy)
+            userRecord: userRecord, decoyKey: keys.decoy, sealHasher: hasher)
         let judgement = step.judge(request.challengeAnswer, context: context)
         switch judgement {
         case .unusableAddress(let problem): return Verdict(.unusableAddress(problem))
         case .refused(let reason): return Verdict(.refused(reason))
-        case .matchSeal, .correct, .correctOnce, .wrong: break
+        case .correctUpdating where !step.keepsUserRecord:
+            return Verdict(.refused("the step \"\(step.name)\" asked to store a record but keeps none (keepsUserRecord is false)"))
+        case .matchSeal, .correct, .correctOnce, .correctUpdating, .wrong: break
         }
         if seal.expiresAt <= now { return Verdict(.expired) }
         switch judgement {
         case .correct: return Verdict(.correct)
         case .correctOnce(let sequence): return Verdict(.correct, usedSequence: sequence)
+        case .correctUpdating(let record): return Verdict(.correct, updatedRecord: record)
         case .matchSeal where matches: return Verdict(.correct)
         default: return Verdict(.wrong)
         }
@@ -171,9 +194,14 @@ public struct Verdict: Sendable, Equatable {
     public let outcome: VerifyOutcome
     /// For a right answer that may be used only once, its sequence (see ``AnswerJudgement/correctOnce(sequence:)``).
     public let usedSequence: Int64?
+    /// For a right answer that holds only if the user's record is replaced, the record's new string fields (see
+    /// ``AnswerJudgement/correctUpdating(record:)``): the caller writes them on the version the step judged from, or
+    /// refuses the answer.
+    public let updatedRecord: [String: String]?
 
-    public init(_ outcome: VerifyOutcome, usedSequence: Int64? = nil) {
+    public init(_ outcome: VerifyOutcome, usedSequence: Int64? = nil, updatedRecord: [String: String]? = nil) {
         self.outcome = outcome
         self.usedSequence = usedSequence
+        self.updatedRecord = updatedRecord
     }
 }

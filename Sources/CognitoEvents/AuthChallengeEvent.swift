@@ -17,6 +17,12 @@ public enum AuthChallengeEvent: Sendable, Equatable {
         try self.init(json: document.value, source: document)
     }
 
+    /// Reads an event from a document parsed with `ParsedDocument(parsingEvent:)`, keeping its bytes for
+    /// `serialized()`.
+    public init(document: ParsedDocument) throws(EventDecodingError) {
+        try self.init(json: document.value, source: document)
+    }
+
     public init(json: JSONValue) throws(EventDecodingError) {
         try self.init(json: json, source: nil)
     }

@@ -91,8 +91,10 @@ extension CognitoEvent: Codable {
 }
 
 extension ParsedDocument {
-    /// Parses event bytes, locating the `response` value; bad JSON is reported as an event error.
-    init(parsingEvent bytes: [UInt8]) throws(EventDecodingError) {
+    /// Parses event bytes, locating the `response` value; bad JSON is reported as an event error. A function that
+    /// serves other events too reads the bytes once this way, then hands a trigger event to
+    /// `AuthChallengeEvent(document:)`.
+    public init(parsingEvent bytes: [UInt8]) throws(EventDecodingError) {
         do {
             self = try ParsedDocument(parsing: bytes, locatingRootMember: "response")
         } catch {

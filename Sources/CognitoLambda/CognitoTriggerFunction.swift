@@ -4,8 +4,11 @@ import Glibc
 import Darwin
 #endif
 import ChallengeFlows
+import CognitoEvents
 import CognitoTriggers
 import LambdaRuntime
+import LosslessJSON
+import PasskeyRegistrationAPI
 
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +17,8 @@ import Darwin
 #endif
 
 /// The Lambda function behind all three custom-auth triggers: it dispatches on the event's `triggerSource`, so one
-/// deployment can back Define, Create and Verify.
+/// deployment can back Define, Create and Verify. The same function serves the passkey registration API: an API
+/// Gateway HTTP API event (payload 2.0: `"version": "2.0"` with a `routeKey`) goes to ``passkeyAPI``.
 ///
 /// A `bootstrap` is one line, with steps of your own or without:
 ///
@@ -26,18 +30,26 @@ public struct CognitoTriggerFunction: LambdaHandler {
     public let triggers: CognitoTriggerHandler
     /// Writes the sign-in funnel of every invocation to standard output; nil when `METRICS=off`.
     public let metrics: SignInMetrics?
+    /// Answers the HTTP API events.
+    public let passkeyAPI: PasskeyRegistrationAPI
     /// Where metric lines go; standard output, where Lambda's log pipeline finds them.
     let writeMetricLine: @Sendable ([UInt8]) -> Void
 
-    /// A function answered by `triggers`, writing `metrics` (none by default) to standard output.
-    public init(triggers: CognitoTriggerHandler, metrics: SignInMetrics? = nil) {
-        self.init(triggers: triggers, metrics: metrics) { FileDescriptorOutput.write($0, to: STDOUT_FILENO) }
+    /// A function answered by `triggers` and `passkeyAPI` (by default one that answers that passkeys are not
+    /// configured), writing `metrics` (none by default) to standard output.
+    public init(triggers: CognitoTriggerHandler, metrics: SignInMetrics? = nil, passkeyAPI: PasskeyRegistrationAPI? = nil) {
+        self.init(triggers: triggers, metrics: metrics, passkeyAPI: passkeyAPI) { FileDescriptorOutput.write($0, to: STDOUT_FILENO) }
     }
 
     /// The same, with metric lines handed to `writeMetricLine` (tests).
-    init(triggers: CognitoTriggerHandler, metrics: SignInMetrics?, writeMetricLine: @escaping @Sendable ([UInt8]) -> Void) {
+    init(
+        triggers: CognitoTriggerHandler, metrics: SignInMetrics?, passkeyAPI: PasskeyRegistrationAPI? = nil,
+        writeMetricLine: @escaping @Sendable ([UInt8]) -> Void
+    ) {
         self.triggers = triggers
         self.metrics = metrics
+        self.passkeyAPI = passkeyAPI
+            ?? PasskeyRegistrationAPI(settings: nil, store: nil, recordKey: [], clock: SystemClock.unixSeconds)
         self.writeMetricLine = writeMetricLine
     }
 
@@ -65,9 +77,14 @@ public struct CognitoTriggerFunction: LambdaHandler {
             do {
                 let configuration = try TriggerConfiguration(environment: ProcessEnvironment.variables(), steps: steps)
                 for warning in configuration.startupWarnings { logger.warn(warning) }
+                // One store (one kept-alive connection) for the triggers' limits and the passkey API.
+                let store = try configuration.makeStateStore()
                 let function = CognitoTriggerFunction(
-                    triggers: try CognitoTriggerHandler(configuration: configuration),
-                    metrics: configuration.metrics.enabled ? SignInMetrics(settings: configuration.metrics) : nil)
+                    triggers: try CognitoTriggerHandler(configuration: configuration, stateStore: store),
+                    metrics: configuration.metrics.enabled ? SignInMetrics(settings: configuration.metrics) : nil,
+                    passkeyAPI: PasskeyRegistrationAPI(
+                        settings: configuration.passkeys, store: store, recordKey: configuration.recordKey,
+                        clock: SystemClock.unixSeconds))
                 WarmUp.run(configuration: configuration)
                 return function
             } catch {
@@ -77,8 +94,14 @@ public struct CognitoTriggerFunction: LambdaHandler {
     }
 
     /// Answers one event; a trigger error is logged in full and reported to Lambda with a message that names only
-    /// the request. Either way, one metric line says what happened.
+    /// the request. Either way, one metric line says what happened. An HTTP API event gets an HTTP response, never
+    /// a function error, and no metric line.
     public func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
+        // The event is read once; bytes that are not JSON go to the triggers, which report them as today.
+        let document = try? ParsedDocument(parsingEvent: event)
+        if let document, HTTPAPIEvent.isHTTPAPIEvent(document.value) {
+            return answer(document.value, context: context)
+        }
         var facts = TriggerFacts()
         defer {
             if let metrics {
@@ -87,7 +110,11 @@ public struct CognitoTriggerFunction: LambdaHandler {
             }
         }
         do {
-            let result = try triggers.handle(event, facts: &facts)
+            let result = if let document {
+                try triggers.handle(document, facts: &facts)
+            } else {
+                try triggers.handle(event, facts: &facts)
+            }
             if let warning = result.warning { context.logger.warn(warning) }
             context.logger.info(result.summary)
             return result.responseBytes
@@ -96,6 +123,19 @@ public struct CognitoTriggerFunction: LambdaHandler {
             context.logger.error("\(error.errorType): \(error)")
             throw FunctionError(errorType: error.errorType, description: TriggerError.publicMessage(reference: context.requestID))
         }
+    }
+}
+
+extension CognitoTriggerFunction {
+    /// Answers an HTTP API event through the passkey API, logging the outcome (and a server-side failure's detail).
+    func answer(_ event: JSONValue, context: LambdaContext) -> [UInt8] {
+        let result = passkeyAPI.handle(event)
+        if let detail = result.logDetail {
+            context.logger.error("\(result.summary) (\(detail))")
+        } else {
+            context.logger.info(result.summary)
+        }
+        return result.response.serialized()
     }
 }
 

@@ -18,6 +18,8 @@ public final class CognitoTriggerHandler {
     /// How long deliveries take on each channel, so that a Create that sends nothing takes as long as one that does.
     private var deliveryTimes: [MessageChannel: DeliveryTimeModel]
     private let limiter: SignInLimiter?
+    /// The records steps keep per user (``ChallengeStep/keepsUserRecord``), in the limits' store.
+    private let userRecords: UserRecords?
     private let siteverify: SiteverifyClient?
 
     /// - Parameters:
@@ -38,6 +40,12 @@ public final class CognitoTriggerHandler {
         self.clock = clock
         deliveryTimes = configuration.typicalDeliveryTimes.mapValues { DeliveryTimeModel(typical: $0) }
         limiter = try configuration.makeLimiter(store: stateStore)
+        userRecords = limiter.map { UserRecords(store: $0.store, recordKey: $0.recordKey) }
+        if userRecords == nil, let step = engine.flow.steps.first(where: \.keepsUserRecord) {
+            throw .missing(
+                variable: "STATE_STORE",
+                hint: "the step \"\(step.name)\" keeps a record per user across sign-ins (e.g. a user's passkeys); set it to \"dynamodb\" with STATE_TABLE (\"memory\" for local runs)")
+        }
         do {
             siteverify = try configuration.captchaProvider.map(SiteverifyClient.init(configuration:))
         } catch {
@@ -54,9 +62,22 @@ public final class CognitoTriggerHandler {
     /// Handles raw event bytes, recording in `facts` what happened as it goes: when the invocation fails, `facts`
     /// still tell how far it got (the result's ``TriggerResult/facts`` are the same when it succeeds).
     public func handle(_ bytes: [UInt8], facts: inout TriggerFacts) throws(TriggerError) -> TriggerResult {
+        let document: ParsedDocument
+        do {
+            document = try ParsedDocument(parsingEvent: bytes)
+        } catch {
+            facts.outcome = .error
+            throw .invalidEvent(error)
+        }
+        return try handle(document, facts: &facts)
+    }
+
+    /// Handles an event already read with `ParsedDocument(parsingEvent:)` (by a function that serves other events
+    /// too), recording in `facts` what happened as it goes.
+    public func handle(_ document: ParsedDocument, facts: inout TriggerFacts) throws(TriggerError) -> TriggerResult {
         let event: AuthChallengeEvent
         do {
-            event = try AuthChallengeEvent(parsing: bytes)
+            event = try AuthChallengeEvent(document: document)
         } catch {
             facts.outcome = .error
             throw .invalidEvent(error)
@@ -111,9 +132,16 @@ public final class CognitoTriggerHandler {
         _ request: CreateAuthChallengeRequest, user: UserIdentity, facts: inout TriggerFacts
     ) throws(TriggerError) -> (IssuedChallenge, note: String?) {
         let now = clock()
+        var userRecord: [String: String]?
+        if let userRecords, let step = engine.stepDue(for: request), step.keepsUserRecord {
+            userRecord = try readUserRecord(
+                userRecords, kind: step.kind, user: user, attributes: request.userAttributes,
+                userNotFound: request.userNotFound, now: now, facts: &facts
+            ).record?.stringFields
+        }
         var issued: IssuedChallenge
         do {
-            issued = try engine.create(request, user: user, now: now)
+            issued = try engine.create(request, user: user, now: now, userRecord: userRecord)
         } catch let error as CreateChallengeError {
             facts.outcome = .error
             throw .challengeNotCreated(error)
@@ -214,7 +242,14 @@ public final class CognitoTriggerHandler {
         if let siteverify, let seal, seal.kind == .captcha {
             return verifyWidgetToken(request, seal: seal, with: siteverify, now: now, facts: &facts)
         }
-        let verdict = engine.verdict(on: request, user: user, now: now)
+        let verdict: Verdict
+        var recordNote: String?
+        if let userRecords, let seal, let step = engine.step(for: seal.kind), step.keepsUserRecord {
+            (verdict, recordNote) = try judgeKeepingRecord(
+                request, step: step, in: userRecords, user: user, now: now, facts: &facts)
+        } else {
+            verdict = engine.verdict(on: request, user: user, now: now)
+        }
         let outcome = verdict.outcome
         facts.outcome = switch outcome {
         case .correct: .correct
@@ -229,9 +264,10 @@ public final class CognitoTriggerHandler {
         } else if case .refused(let reason) = outcome {
             warning = "The answer was rejected whatever it was: \(reason)."
         }
+        let judged = recordNote.map { "\(outcome.description) (\($0))" } ?? outcome.description
         guard let limiter, let seal, let step = engine.step(for: seal.kind), step.provesIdentity || step.deliversAnswer,
               outcome != .notIssuedByThisFlow, outcome != .retiredKey
-        else { return (outcome.isCorrect, outcome.description, warning) }
+        else { return (outcome.isCorrect, judged, warning) }
         let decision: AnswerDecision
         let start = MonotonicInstant.now
         do {
@@ -259,7 +295,7 @@ public final class CognitoTriggerHandler {
         }
         switch decision {
         case .accepted, .rejected:
-            return (decision == .accepted, outcome.description, warning)
+            return (decision == .accepted, judged, warning)
         case .failureBudgetSpent:
             facts.outcome = .budgetExhausted
             return (false, "answer not judged: MAX_FAILURES_PER_WINDOW=\(limiter.limits.maxFailuresPerWindow) wrong answers reached", nil)
@@ -270,6 +306,62 @@ public final class CognitoTriggerHandler {
             facts.outcome = .replayed
             return (false, "answer rejected: it was accepted before, and may be used only once", nil)
         }
+    }
+
+    /// Reads the user's record for a step that keeps one, timing it as state store time.
+    private func readUserRecord(
+        _ userRecords: UserRecords, kind: ChallengeKind, user: UserIdentity, attributes: [String: String],
+        userNotFound: Bool, now: Int64, facts: inout TriggerFacts
+    ) throws(TriggerError) -> (key: String?, record: StateRecord?) {
+        let start = MonotonicInstant.now
+        defer { facts.stateStoreTime = (facts.stateStoreTime ?? .zero) + start.duration(to: .now) }
+        do {
+            return try userRecords.read(kind: kind, user: user, attributes: attributes, userNotFound: userNotFound, now: now)
+        } catch {
+            facts.outcome = .stateStoreError
+            throw .stateStoreUnavailable(error)
+        }
+    }
+
+    /// Judges an answer to a step that keeps a record per user, and carries out a right answer's record as one
+    /// conditional write on the version judged from. When another write came first, the answer is judged again from
+    /// the record then stored (so of two answers decided from one record only one takes effect); a note says so.
+    private func judgeKeepingRecord(
+        _ request: VerifyAuthChallengeResponseRequest, step: any ChallengeStep, in userRecords: UserRecords,
+        user: UserIdentity, now: Int64, facts: inout TriggerFacts
+    ) throws(TriggerError) -> (Verdict, note: String?) {
+        var (key, record) = try readUserRecord(
+            userRecords, kind: step.kind, user: user, attributes: request.userAttributes,
+            userNotFound: request.userNotFound, now: now, facts: &facts)
+        var note: String?
+        var losses = 0
+        for _ in 0..<SignInLimiter.maximumAttempts {
+            let verdict = engine.verdict(on: request, user: user, now: now, userRecord: record?.stringFields)
+            guard let fields = verdict.updatedRecord else { return (verdict, note) }
+            guard let key else {
+                return (Verdict(.refused("the user has no record to update (no sub attribute)")), note)
+            }
+            let outcome: WriteOutcome
+            let start = MonotonicInstant.now
+            do {
+                defer { facts.stateStoreTime = (facts.stateStoreTime ?? .zero) + start.duration(to: .now) }
+                outcome = try userRecords.write(fields, key: key, over: record, now: now)
+            } catch {
+                facts.outcome = .stateStoreError
+                throw .stateStoreUnavailable(error)
+            }
+            switch outcome {
+            case .written:
+                return (verdict, note)
+            case .conflict(let current):
+                record = current
+                note = "judged again: the user's record changed while the answer was judged"
+                losses += 1
+                Pause.sleep(SignInLimiter.backoff(afterLosses: losses))
+            }
+        }
+        facts.outcome = .stateStoreError
+        throw .stateStoreUnavailable(.contended(key: key ?? "", attempts: SignInLimiter.maximumAttempts))
     }
 
     /// Checks a CAPTCHA widget's token with the provider. Judged the same for real and unknown users: a CAPTCHA

@@ -35,7 +35,7 @@ public enum StepDescription {
 
     /// Every step a bootstrap with `steps` of its own accepts in `CHALLENGE_FLOW`, built-in ones first.
     public static func registry(steps: [any ChallengeStep]) throws(ConfigurationError) -> StepRegistry {
-        try StepRegistry.builtIn().adding(TriggerConfiguration.messagingSteps()).adding(steps)
+        try StepRegistry.builtIn().adding(TriggerConfiguration.moduleSteps()).adding(steps)
     }
 
     /// The reply to a switch in `environment` or `arguments` (the process's, program name first); nil when neither

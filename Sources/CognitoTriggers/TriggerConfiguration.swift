@@ -5,9 +5,11 @@ import EmailDelivery
 import LosslessJSON
 import MagicLinkChallenge
 import MagicLinkToken
+import PasskeyChallenge
 import SMSChallenge
 import SMSDelivery
 import PlainText
+import WebAuthn
 
 /// Everything the triggers need, read once from the environment at start-up.
 public struct TriggerConfiguration: Sendable {
@@ -58,6 +60,9 @@ public struct TriggerConfiguration: Sendable {
     public let limits: SignInLimits
     /// The sign-in funnel's metrics (`METRICS`, `METRICS_NAMESPACE`).
     public let metrics: MetricsSettings
+    /// How passkeys work (`PASSKEY_RP_ID` and the other `PASSKEY_*` variables); nil when `PASSKEY_RP_ID` is unset.
+    /// The `passkey` sign-in step and the registration API both need it.
+    public let passkeys: PasskeySettings?
     let keys: ChallengeKeys
 
     public static let defaultOutboxPath = "/tmp/cognito-challenge-outbox.jsonl"
@@ -74,7 +79,7 @@ public struct TriggerConfiguration: Sendable {
         let specification = value("CHALLENGE_FLOW") ?? "email-code"
         // Read first with the built-in steps unconfigured, so that a bad flow is the first thing reported.
         let declared = try SignInFlow(
-            parsing: specification, registry: StepRegistry.builtIn().adding(Self.messagingSteps()).adding(steps))
+            parsing: specification, registry: StepRegistry.builtIn().adding(Self.moduleSteps()).adding(steps))
         var warnings: [String] = []
         let allowsCaptchaOnly = try Self.boolean("ALLOW_CAPTCHA_ONLY_SIGN_IN", in: environment, default: false)
         if !declared.provesIdentity {
@@ -157,6 +162,7 @@ public struct TriggerConfiguration: Sendable {
         }
         limits = try SignInLimits(environment: environment)
         metrics = try MetricsSettings(environment: environment)
+        passkeys = try Self.passkeySettings(in: environment)
         switch value("CAPTCHA_PROVIDER") {
         case nil, "catalog":
             captchaProvider = nil
@@ -179,9 +185,9 @@ public struct TriggerConfiguration: Sendable {
         let registry = try StepRegistry.builtIn(
             captchas: captchas, captchaWidget: captchaProvider?.publicParameters(), requireVerifiedEmail: requireVerifiedEmail
         ).adding(
-            Self.messagingSteps(
+            Self.moduleSteps(
                 linkURL: magicLinkURL, requireVerifiedEmail: requireVerifiedEmail, requireVerifiedPhone: requireVerifiedPhone,
-                smsCountries: smsCountries)
+                smsCountries: smsCountries, passkeys: passkeys)
         ).adding(steps)
         flow = try SignInFlow(parsing: specification, registry: registry)
         for step in flow.steps { try step.checkConfiguration(in: flow) }
@@ -193,16 +199,16 @@ public struct TriggerConfiguration: Sendable {
     }
 
     /// The built-in steps that live in modules of their own, built on the public step API: `magic-link`,
-    /// `sms-code` and `email-or-sms-code`.
-    static func messagingSteps(
+    /// `sms-code`, `email-or-sms-code` and `passkey`.
+    static func moduleSteps(
         linkURL: MagicLinkURL? = nil, requireVerifiedEmail: Bool = true, requireVerifiedPhone: Bool = true,
-        smsCountries: CallingCodes? = nil
+        smsCountries: CallingCodes? = nil, passkeys: PasskeySettings? = nil
     ) -> [any ChallengeStep] {
         let email = EmailCodeStep(requireVerifiedEmail: requireVerifiedEmail)
         let sms = SMSCodeStep(requireVerifiedPhone: requireVerifiedPhone, allowedCountries: smsCountries)
         return [
             MagicLinkStep(linkURL: linkURL, requireVerifiedEmail: requireVerifiedEmail), sms,
-            CodeChannelChoiceStep(email: email, sms: sms),
+            CodeChannelChoiceStep(email: email, sms: sms), PasskeyStep(settings: passkeys),
         ]
     }
 
@@ -286,14 +292,23 @@ public enum CaptchaCatalog {
 extension TriggerConfiguration {
     /// The limits across sign-ins over `store`, or else the configured store; nil when there is neither.
     func makeLimiter(store given: (any StateStore)?) throws(ConfigurationError) -> SignInLimiter? {
-        let store: (any StateStore)?
+        let store = if let given { given } else { try makeStateStore() }
+        return store.map { SignInLimiter(limits: limits, store: $0, recordKey: keys.recordKey) }
+    }
+
+    /// A store of the configured kind (`STATE_STORE`), for the triggers and the passkey API of one process to share;
+    /// nil when none is configured.
+    public func makeStateStore() throws(ConfigurationError) -> (any StateStore)? {
         do {
-            store = try given ?? stateStore.makeStore()
+            return try stateStore.makeStore()
         } catch {
             throw .invalid(variable: "STATE_ENDPOINT", value: "", expected: "a usable endpoint: \(error)")
         }
-        return store.map { SignInLimiter(limits: limits, store: $0, recordKey: keys.recordKey) }
     }
+
+    /// The secret that names each user's records in the state store: the limits', the passkey step's and the
+    /// passkey registration API's.
+    package var recordKey: [UInt8] { keys.recordKey }
 
     /// The deliveries this configuration names, each message sent by its channel's.
     func makeDelivery(clock: @escaping @Sendable () -> Int64) throws(ConfigurationError) -> any CodeDelivery {

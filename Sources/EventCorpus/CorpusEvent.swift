@@ -4,7 +4,9 @@ import LosslessJSON
 /// An event file and what it must produce: `NAME.json` with `NAME.expected.json` beside it, which names the event's
 /// flow (`"flow"`, `email-code` when absent), extra settings (`"environment"`), and either the `"response"` it must
 /// hold (`"*"` for "present, any value") and whether a message is `"delivered"`, or the `"error"` it must raise
-/// (`{"type": …, "messageContains": …}`). Events/ holds one for every trigger and step of every flow.
+/// (`{"type": …, "messageContains": …}`). An API Gateway HTTP API event (the passkey registration API) expects
+/// `"http"`: `{"statusCode": …, "headers": {…}, "body": …}`, its body matched as JSON. Events/ holds one for every
+/// trigger and step of every flow.
 public struct CorpusEvent: CustomStringConvertible, Sendable {
     /// The path below the corpus folder, e.g. `email-code/02-create-code.json`.
     public let name: String
@@ -19,6 +21,9 @@ public struct CorpusEvent: CustomStringConvertible, Sendable {
 
     /// The name, which is how a test run or a check lists each event.
     public var description: String { name }
+
+    /// True for an API Gateway HTTP API event, whose expectation is an HTTP response (`"http"`).
+    public var isHTTPAPIEvent: Bool { expectation["http"] != nil }
 
     /// The flow the event belongs to (`email-code` when the expectation does not say).
     public var flow: String { expectation["flow"]?.stringValue ?? "email-code" }

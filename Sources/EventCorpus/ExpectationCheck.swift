@@ -21,7 +21,7 @@ public enum ExpectationCheck {
 
     /// An answer, however it was produced: JSON (which never starts with a UTF-8 byte-order mark), whose `response`
     /// matches the expectation, with everything but `response` exactly what arrived (Cognito needs the whole event
-    /// back).
+    /// back). For an HTTP API event (an expectation with `http`), the HTTP response instead.
     public static func response(_ answer: [UInt8], to event: CorpusEvent) -> [String] {
         if answer.starts(with: [0xEF, 0xBB, 0xBF]) {
             return ["the response starts with a UTF-8 byte-order mark"]
@@ -33,6 +33,7 @@ public enum ExpectationCheck {
             return ["the response is not JSON: \(error)"]
         }
         guard var returned = output.objectValue else { return ["the response is not a JSON object"] }
+        if let http = event.expectation["http"] { return httpResponse(returned, expected: http) }
         guard let expected = event.expectation["response"] else {
             return ["expected the error \(event.expectation["error"]?.text() ?? "(none named)"), got a response"]
         }
@@ -44,6 +45,28 @@ public enum ExpectationCheck {
         returned["response"] = nil
         if returned != input {
             problems.append("the fields but `response` differ from the event's: \(JSONValue.object(returned).text())")
+        }
+        return problems
+    }
+
+    /// An HTTP API response (payload 2.0) against `{"statusCode": …, "headers": {…}, "body": …}`: the status, the
+    /// headers named, and the body, which is a string of JSON, read and matched like a trigger's `response`.
+    static func httpResponse(_ returned: JSONObject, expected: JSONValue) -> [String] {
+        guard let expected = expected.objectValue else { return ["the expectation's `http` is not an object"] }
+        var problems: [String] = []
+        if let status = expected["statusCode"] {
+            problems += mismatches(expected: status, actual: returned["statusCode"], path: "$.statusCode")
+        }
+        if let headers = expected["headers"] {
+            problems += mismatches(expected: headers, actual: returned["headers"], path: "$.headers")
+        }
+        if let body = expected["body"] {
+            guard let text = returned["body"]?.stringValue else { return problems + ["$.body: expected a string of JSON, found none"] }
+            do {
+                problems += mismatches(expected: body, actual: try JSONValue(parsing: text), path: "$.body")
+            } catch {
+                problems.append("$.body is not JSON: \(error)")
+            }
         }
         return problems
     }

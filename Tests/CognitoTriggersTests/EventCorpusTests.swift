@@ -4,10 +4,12 @@ import CognitoTriggers
 import EventCorpus
 import Foundation
 import LosslessJSON
+import PasskeyRegistrationAPI
 import TestSupport
 import Testing
 
-/// Runs every file under Events/ through the trigger handler and checks it against its expectation.
+/// Runs every file under Events/ through the trigger handler (an API Gateway event through the passkey registration
+/// API, as the bootstrap does) and checks it against its expectation.
 @Suite struct EventCorpusTests {
     static let corpus = (try? CorpusEvent.all()) ?? []
 
@@ -15,7 +17,7 @@ import Testing
         let folders = Set(try CorpusEvent.all().map { $0.name.split(separator: "/")[0] })
         #expect(folders == [
             "email-code", "srp-email-code", "captcha", "captcha-email-code", "sms-code", "email-or-sms-code", "magic-link",
-            "variants", "invalid",
+            "variants", "invalid", "passkey-api",
         ])
     }
 
@@ -37,6 +39,17 @@ import Testing
         let configuration = try TriggerConfiguration(environment: event.environment(outbox: outbox))
         let delivery = RecordingDelivery()
         let handler = try CognitoTriggerHandler(configuration: configuration, delivery: delivery, clock: { CorpusEvent.now })
+
+        if event.isHTTPAPIEvent {
+            let api = PasskeyRegistrationAPI(
+                settings: configuration.passkeys, store: try configuration.makeStateStore(), recordKey: configuration.recordKey,
+                clock: { CorpusEvent.now })
+            let result = api.handle(try JSONValue(parsing: event.bytes))
+            let problems = ExpectationCheck.response(result.response.serialized(), to: event)
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+            #expect(result.logDetail == nil, "\(result.logDetail ?? "")")
+            return
+        }
 
         if let expectedError = event.expectation["error"]?.objectValue {
             let error = #expect(throws: TriggerError.self) { try handler.handle(event.bytes) }
@@ -84,7 +97,7 @@ import Testing
 
     /// The files are kept in the layout Cognito-style JSON tools write, so decoding and re-encoding reproduces
     /// each one byte for byte.
-    @Test(arguments: corpus.filter { !$0.name.hasPrefix("invalid/") && !$0.name.contains("byte-order-mark") })
+    @Test(arguments: corpus.filter { !$0.name.hasPrefix("invalid/") && !$0.name.contains("byte-order-mark") && !$0.isHTTPAPIEvent })
     func eventRoundTripsByteForByte(_ event: CorpusEvent) throws {
         let decoded = try AuthChallengeEvent(parsing: event.bytes)
         guard decoded.json.objectValue?["response"] != nil,

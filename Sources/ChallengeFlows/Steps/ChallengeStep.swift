@@ -29,6 +29,13 @@ public protocol ChallengeStep: Sendable {
     /// None by default.
     var deliveryChannels: Set<MessageChannel> { get }
 
+    /// True for a step that keeps a record per user across sign-ins in the state store (a passkey step: the user's
+    /// credentials and their counters). The triggers then read the user's record before Create and before Verify
+    /// and hand its string fields to the step (``StepContext/userRecord``), and carry out a judgement of
+    /// ``AnswerJudgement/correctUpdating(record:)`` as one conditional write; a deployment without a state store
+    /// refuses a flow with such a step. False by default.
+    var keepsUserRecord: Bool { get }
+
     /// Throws when the step cannot work as configured (e.g. a CAPTCHA step without a catalog); called once, when
     /// an engine is built for `flow`. Does nothing by default.
     func checkConfiguration(in flow: SignInFlow) throws(ConfigurationError)
@@ -61,6 +68,9 @@ extension ChallengeStep {
 
     /// Sends nothing.
     public var deliveryChannels: Set<MessageChannel> { [] }
+
+    /// Keeps no record.
+    public var keepsUserRecord: Bool { false }
 
     /// Nothing to check.
     public func checkConfiguration(in flow: SignInFlow) throws(ConfigurationError) {}

@@ -50,6 +50,13 @@ public enum AnswerJudgement: Sendable, Equatable {
     /// accepts (a TOTP's time step), and where the limits across sign-ins are kept, an answer whose sequence is not
     /// above the last one accepted for this user and step is refused as a replay.
     case correctOnce(sequence: Int64)
+    /// The step found the answer right, provided that `record` replaces the user's record
+    /// (``StepContext/userRecord``, its string fields; fields the record holds that are not strings stay as they
+    /// are) in one conditional write on the version the step judged from. When another write came first, the step
+    /// judges the same answer again from the record now stored, so that of two answers decided from one record
+    /// only one takes effect (an assertion replayed or sent twice at once, a counter that must rise). Only for a
+    /// step that ``ChallengeStep/keepsUserRecord``; where no record can be written the answer is refused.
+    case correctUpdating(record: [String: String])
     /// The step found the answer wrong.
     case wrong
     /// Refused whatever the answer: the user's address could not have received the code.

@@ -28,8 +28,14 @@ public struct StepContext: Sendable {
     public let clientMetadata: [String: String]
     /// Keys for the step's own signed data, derived from the deployment's secret for this step's kind.
     public let keys: StepKeys
+    /// For a step that ``ChallengeStep/keepsUserRecord``, the string fields of the record the state store keeps for
+    /// this user and step, as read for this call; nil when there is none, and always nil for an unknown user or a user
+    /// without a `sub` attribute.
+    public let userRecord: [String: String]?
     /// Derives decoy destinations for unknown users (see `EmailMask.decoy`).
     let decoyKey: [UInt8]
+    /// At Verify, the hasher that made ``seal``, for ``sealMatches(_:)``.
+    let sealHasher: AnswerHasher?
 
     /// A context for calling a step directly, e.g. in a unit test of the step. `keys` defaults to a fixed key that
     /// is public here, so only a test may rely on it; the engine always passes keys derived from its secret.
@@ -37,18 +43,19 @@ public struct StepContext: Sendable {
         user: UserIdentity, userAttributes: [String: String], userNotFound: Bool = false, now: Int64,
         random: any RandomSource = SystemRandom(), policy: ChallengePolicy, stepIndex: Int = 0, attempt: Int? = 1,
         seal: ChallengeSeal? = nil, clientMetadata: [String: String] = [:],
-        keys: StepKeys = StepKeys(current: ("test", Array("StepContext test key, never for production".utf8)))
+        keys: StepKeys = StepKeys(current: ("test", Array("StepContext test key, never for production".utf8))),
+        userRecord: [String: String]? = nil
     ) {
         self.init(
             user: user, userAttributes: userAttributes, userNotFound: userNotFound, now: now, random: random,
             policy: policy, stepIndex: stepIndex, attempt: attempt, seal: seal, clientMetadata: clientMetadata,
-            keys: keys, decoyKey: [])
+            keys: keys, userRecord: userRecord, decoyKey: [], sealHasher: nil)
     }
 
     init(
         user: UserIdentity, userAttributes: [String: String], userNotFound: Bool, now: Int64, random: any RandomSource,
         policy: ChallengePolicy, stepIndex: Int, attempt: Int?, seal: ChallengeSeal?, clientMetadata: [String: String],
-        keys: StepKeys, decoyKey: [UInt8]
+        keys: StepKeys, userRecord: [String: String]?, decoyKey: [UInt8], sealHasher: AnswerHasher?
     ) {
         self.user = user
         self.userAttributes = userAttributes
@@ -61,7 +68,36 @@ public struct StepContext: Sendable {
         self.seal = seal
         self.clientMetadata = clientMetadata
         self.keys = keys
+        self.userRecord = userRecord
         self.decoyKey = decoyKey
+        self.sealHasher = sealHasher
+    }
+
+    /// At Verify, true when `answer` is the answer ``seal`` was made for (compared as its keyed hash, in constant
+    /// time), for a step whose answer carries the sealed value inside it (a passkey assertion's `clientDataJSON`
+    /// holds the challenge) and so judges answers itself. `answer` is hashed as given: pass it as the step's
+    /// ``ChallengeStep/normalize(_:)`` would have left the sealed answer. False at Create, and in a context made
+    /// with the public initializer, which has no key to check a seal with.
+    public func sealMatches(_ answer: String) -> Bool {
+        guard let seal, let sealHasher else { return false }
+        let candidate = sealHasher.hash(
+            normalizedAnswer: answer, kind: seal.kind, stepIndex: seal.stepIndex, expiresAt: seal.expiresAt, user: user)
+        return constantTimeEquals(candidate, seal.answerHash)
+    }
+
+    /// `count` bytes that look random and are the same every time for the same user name (in any case), `purpose`
+    /// and deployment: a keyed hash under the deployment's decoy key (`DECOY_MASK_SECRET`), so nobody without it can
+    /// tell which bytes a name gets. For a step that answers an unknown user, or a user without what the step needs,
+    /// with made-up data shaped like a real user's (a passkey step's credential ids).
+    public func decoyBytes(for purpose: String, count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var block = 0
+        while bytes.count < count {
+            bytes += HMACSHA256.authenticationCode(
+                key: decoyKey, message: "decoy-bytes/v1\u{0}\(purpose)\u{0}\(block)\u{0}\(user.userName.lowercased())")
+            block += 1
+        }
+        return Array(bytes.prefix(count))
     }
 
     /// A destination shown to an unknown user in place of a masked address: the same for the same user name every

@@ -1,11 +1,16 @@
 import ChallengeFlows
+import CognitoEvents
 import CognitoTriggers
 import Foundation
+import LosslessJSON
+import PasskeyRegistrationAPI
 
-/// Runs the triggers in this process with ``CognitoTriggerHandler``: no build of the bootstrap, no network.
+/// Runs the triggers in this process with ``CognitoTriggerHandler``, and API Gateway HTTP API events with the
+/// passkey registration API, as the bootstrap does: no build of the bootstrap, no network.
 /// Invocations run one at a time, as in one Lambda sandbox.
 public actor InProcessTransport: TriggerTransport {
     private let handler: CognitoTriggerHandler
+    private let passkeyAPI: PasskeyRegistrationAPI
     public nonisolated let label = "in-process"
     /// Makes each invocation's metric line, when asked for (and `METRICS` is not `off`).
     private let metrics: SignInMetrics?
@@ -22,7 +27,10 @@ public actor InProcessTransport: TriggerTransport {
         let start = ContinuousClock.now
         do {
             let clock: @Sendable () -> Int64 = if let now { { now } } else { SystemClock.unixSeconds }
-            handler = try CognitoTriggerHandler(configuration: configuration.triggers, delivery: delivery, clock: clock)
+            let triggers = configuration.triggers
+            let store = try triggers.makeStateStore()
+            handler = try CognitoTriggerHandler(configuration: triggers, delivery: delivery, stateStore: store, clock: clock)
+            passkeyAPI = PasskeyRegistrationAPI(settings: triggers.passkeys, store: store, recordKey: triggers.recordKey, clock: clock)
         } catch {
             throw .invalidConfiguration(error.description)
         }
@@ -37,12 +45,19 @@ public actor InProcessTransport: TriggerTransport {
         let outcome: FunctionOutcome
         var summary: String?
         var facts = TriggerFacts()
-        do {
-            let result = try handler.handle(event, facts: &facts)
-            outcome = .response(result.responseBytes)
-            summary = result.summary
-        } catch {
-            outcome = .functionError(type: error.errorType, message: error.description)
+        let document = try? ParsedDocument(parsingEvent: event)
+        if let document, HTTPAPIEvent.isHTTPAPIEvent(document.value) {
+            let result = passkeyAPI.handle(document.value)
+            outcome = .response(result.response.serialized())
+            summary = result.summary + (result.logDetail.map { " (\($0))" } ?? "")
+        } else {
+            do {
+                let result = if let document { try handler.handle(document, facts: &facts) } else { try handler.handle(event, facts: &facts) }
+                outcome = .response(result.responseBytes)
+                summary = result.summary
+            } catch {
+                outcome = .functionError(type: error.errorType, message: error.description)
+            }
         }
         let line = metrics.map {
             String(decoding: $0.line(for: facts, initDuration: pendingInitDuration, timestamp: SystemClock.unixMilliseconds()).dropLast(), as: UTF8.self)
