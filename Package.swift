@@ -193,6 +193,13 @@ let package = Package(
                 "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
             ]
         ),
+        .testTarget(
+            name: "PasskeyChallengeTests",
+            dependencies: [
+                "PasskeyChallenge", "WebAuthn", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeCrypto",
+                "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "EventCorpus", "PosixLock", "TestSupport",
+            ]
+        ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
