@@ -65,10 +65,9 @@ public struct ChallengeFlowEngine: Sendable {
     }
 
     /// Builds the custom challenge that is due. Throws when the session has no custom challenge due, which means
-    /// Cognito was not driven by this flow's Define, or when the step cannot build its challenge.
-    ///
-    /// - Parameter userRecord: for a step that ``ChallengeStep/keepsUserRecord``, the string fields of the user's
-    ///   record (see ``StepContext/userRecord``).
+    /// Cognito was not driven by this flow's Define, or when the step cannot build its challenge. For a step that
+    /// ``ChallengeStep/keepsUserRecord``, `userRecord` holds the string fields of the user's record (see
+    /// ``StepContext/userRecord``).
     public func create(
         _ request: CreateAuthChallengeRequest, user: UserIdentity, now: Int64, userRecord: [String: String]? = nil
     ) throws -> IssuedChallenge {
@@ -147,10 +146,9 @@ public struct ChallengeFlowEngine: Sendable {
 
     /// Like ``verify(_:user:now:)``, with what a right answer may be used for only once (see
     /// ``AnswerJudgement/correctOnce(sequence:)``), for the limits across sign-ins to record, and the record a right
-    /// answer must write (see ``AnswerJudgement/correctUpdating(record:)``).
-    ///
-    /// - Parameter userRecord: for a step that ``ChallengeStep/keepsUserRecord``, the string fields of the user's
-    ///   record (see ``StepContext/userRecord``).
+    /// answer must write (see ``AnswerJudgement/correctUpdating(record:)``). For a step that
+    /// ``ChallengeStep/keepsUserRecord``, `userRecord` holds the string fields of the user's record (see
+    /// ``StepContext/userRecord``).
     public func verdict(
         on request: VerifyAuthChallengeResponseRequest, user: UserIdentity, now: Int64, userRecord: [String: String]? = nil
     ) -> Verdict {
