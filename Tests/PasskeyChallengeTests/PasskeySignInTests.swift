@@ -19,6 +19,11 @@ struct PasskeySignInTests {
         let rig = PasskeyRig()
         var authenticator = try SoftwareAuthenticator()
         let credential = try rig.register(.jane, on: &authenticator)
+        // Fields the step does not know of, a number among them, stay as the registration side wrote them.
+        var registered = try #require(try rig.record(of: .jane))
+        registered.fields["registeredAt"] = .number(PasskeyRig.now)
+        registered.fields["note"] = .string("kept")
+        #expect(rig.store.write(try rig.recordKey(for: .jane), registered, expectedVersion: registered.version, now: PasskeyRig.now).succeeded)
         let handler = try rig.handler()
         let created = try rig.create(for: .jane, with: handler)
         #expect(try created.allowedIDs == [credential.id])
@@ -32,6 +37,18 @@ struct PasskeySignInTests {
         #expect(stored.lastUsedAt == PasskeyRig.now + 7)
         #expect(stored.publicKey == credential.publicKey)
         #expect(stored.name == "Test passkey")
+        let record = try #require(try rig.record(of: .jane))
+        #expect(record.fields["registeredAt"] == .number(PasskeyRig.now))
+        #expect(record.fields["note"] == .string("kept"))
+        #expect(record.expiresAt == registered.expiresAt)
+        #expect(record.version == registered.version + 2, "one write here, one by the sign-in")
+    }
+
+    @Test("a PASSKEY_TIMEOUT_MS shorter than the challenge's life is the options' timeout")
+    func shortTimeout() throws {
+        let rig = PasskeyRig(extra: ["PASSKEY_TIMEOUT_MS": "60000"])
+        let created = try rig.create(for: .jane, with: try rig.handler())
+        #expect(try created.optionsObject["timeout"] == .number(JSONNumber(60_000)))
     }
 
     @Test("the options are PublicKeyCredentialRequestOptionsJSON itself, with the user's credentials and transports")
