@@ -42,10 +42,13 @@ final class PasskeyRig: Sendable {
         ].merging(extra) { $1 }
     }
 
+    /// Codes the handlers delivered.
+    let delivery = RecordingDelivery()
+
     /// A handler over the rig's store: several of them stand for several function instances.
     func handler() throws -> CognitoTriggerHandler {
         try CognitoTriggerHandler(
-            configuration: TriggerConfiguration(environment: environment), stateStore: store,
+            configuration: TriggerConfiguration(environment: environment), delivery: delivery, stateStore: store,
             clock: { [clock] in clock.withLock { $0 } })
     }
 
@@ -118,8 +121,8 @@ final class PasskeyRig: Sendable {
 
     // MARK: Events
 
-    /// The first Create of a passwordless sign-in for `user`.
-    func createEvent(for user: TestUser, session: [JSONValue] = []) -> [UInt8] {
+    /// A Create for `user` after `session` (the first of a passwordless sign-in by default), with `clientMetadata`.
+    func createEvent(for user: TestUser, session: [JSONValue] = [], clientMetadata: [String: String]? = nil) -> [UInt8] {
         var attributes: [(String, JSONValue)] = []
         if let sub = user.sub {
             attributes = [
@@ -135,21 +138,38 @@ final class PasskeyRig: Sendable {
             ("request", .object(JSONObject([
                 ("userAttributes", .object(JSONObject(attributes))), ("challengeName", "CUSTOM_CHALLENGE"),
                 ("session", .array(session)), ("userNotFound", .bool(user.sub == nil)),
-            ]))),
+            ] + (clientMetadata.map { [("clientMetadata", Self.object($0))] } ?? [])))),
             ("response", ["publicChallengeParameters": nil, "privateChallengeParameters": nil, "challengeMetadata": nil]),
         ]))
         return event.serialized()
     }
 
-    func create(for user: TestUser, with handler: CognitoTriggerHandler) throws -> CreateAuthChallengeEvent {
-        guard case .create(let event) = try handler.handle(createEvent(for: user)).event else {
+    func create(
+        for user: TestUser, session: [JSONValue] = [], clientMetadata: [String: String]? = nil,
+        with handler: CognitoTriggerHandler
+    ) throws -> CreateAuthChallengeEvent {
+        guard case .create(let event) = try handler.handle(createEvent(for: user, session: session, clientMetadata: clientMetadata)).event else {
             throw CorpusError(message: "not a Create")
         }
         return event
     }
 
-    /// The Verify event Cognito sends after `create` with `answer`.
-    static func verifyEvent(after create: CreateAuthChallengeEvent, answer: String) throws -> [UInt8] {
+    static func object(_ strings: [String: String]) -> JSONValue {
+        .object(JSONObject(strings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+    }
+
+    /// The session entry Cognito records for `create` answered `correct`ly.
+    static func entry(_ create: CreateAuthChallengeEvent, correct: Bool) -> JSONValue {
+        [
+            "challengeName": "CUSTOM_CHALLENGE", "challengeResult": .bool(correct),
+            "challengeMetadata": create.response.challengeMetadata.map(JSONValue.string) ?? .null,
+        ]
+    }
+
+    /// The Verify event Cognito sends after `create` with `answer` (and `clientMetadata`, when given).
+    static func verifyEvent(
+        after create: CreateAuthChallengeEvent, answer: String, clientMetadata: [String: String]? = nil
+    ) throws -> [UInt8] {
         guard var event = create.json.objectValue, var request = event["request"]?.objectValue else {
             throw CorpusError(message: "the Create event has no request")
         }
@@ -158,6 +178,7 @@ final class PasskeyRig: Sendable {
             (create.response.privateChallengeParameters ?? [:]).map { ($0.key, .string($0.value)) }))
         request["challengeName"] = nil
         request["session"] = nil
+        if let clientMetadata { request["clientMetadata"] = Self.object(clientMetadata) }
         event["triggerSource"] = .string(TriggerSource.verifyAuthChallengeResponse.rawValue)
         event["request"] = .object(request)
         event["response"] = [:]
@@ -166,9 +187,10 @@ final class PasskeyRig: Sendable {
 
     /// Whether `answer` to `create` is accepted, with the handler's summary and warning.
     func verify(
-        _ create: CreateAuthChallengeEvent, answer: String, with handler: CognitoTriggerHandler
+        _ create: CreateAuthChallengeEvent, answer: String, clientMetadata: [String: String]? = nil,
+        with handler: CognitoTriggerHandler
     ) throws -> (correct: Bool, summary: String, warning: String?) {
-        let result = try handler.handle(Self.verifyEvent(after: create, answer: answer))
+        let result = try handler.handle(Self.verifyEvent(after: create, answer: answer, clientMetadata: clientMetadata))
         guard case .verify(let verified) = result.event else { throw CorpusError(message: "not a Verify") }
         return (verified.response.answerCorrect ?? false, result.summary, result.warning)
     }
@@ -192,5 +214,16 @@ extension CreateAuthChallengeEvent {
                 try #require(entry.objectValue?["id"]?.stringValue.flatMap(Base64URL.decode))
             }
         }
+    }
+}
+
+/// Collects delivered messages instead of sending them.
+final class RecordingDelivery: CodeDelivery, Sendable {
+    private let delivered = PosixLock<[CodeMessage]>([])
+
+    var messages: [CodeMessage] { delivered.withLock { $0 } }
+
+    func deliver(_ message: CodeMessage) throws {
+        delivered.withLock { $0.append(message) }
     }
 }
