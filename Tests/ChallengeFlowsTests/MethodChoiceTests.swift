@@ -28,6 +28,17 @@ struct MethodChoiceTests {
         let choice = try engine.create(try Requests.create([]), user: Fixture.jane, now: Fixture.now)
         #expect(choice.publicParameters["methods"] == "email-code,captcha")
         #expect(choice.delivery == nil)
+        let step = try #require(engine.flow.steps[0] as? MethodChoiceStep)
+        func expected(_ metadata: [String: String]) throws -> String? {
+            step.expectedAnswer(
+                publicParameters: choice.publicParameters,
+                context: StepContext(
+                    user: Fixture.jane, userAttributes: [:], now: Fixture.now, policy: try ChallengePolicy(),
+                    clientMetadata: metadata))
+        }
+        #expect(try expected([:]) == "email-code")
+        #expect(try expected(["method": "Captcha"]) == "captcha")
+        #expect(try expected(["method": "pigeon"]) == "email-code")
         let chooseCaptcha = try Requests.verify(choice.seal.privateParameters, answer: "CAPTCHA", clientMetadata: ["method": "captcha"])
         #expect(engine.verify(chooseCaptcha, user: Fixture.jane, now: Fixture.now) == .correct)
         let unrepeated = try Requests.verify(choice.seal.privateParameters, answer: "captcha")

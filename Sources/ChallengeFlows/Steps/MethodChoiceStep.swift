@@ -46,8 +46,8 @@ public struct MethodChoiceStep: ChallengeStep {
         return .correct
     }
 
-    /// The first method.
+    /// The method `ClientMetadata` `method` names, when it is one of them; else the first.
     public func expectedAnswer(publicParameters: [String: String], context: StepContext) -> String? {
-        methods.first
+        context.clientMetadata[Self.metadataKey].map(normalize).flatMap { methods.contains($0) ? $0 : nil } ?? methods.first
     }
 }
