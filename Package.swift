@@ -168,6 +168,13 @@ let package = Package(
                 "PasskeyRegistrationAPI", "SoftwareAuthenticator",
             ]
         ),
+        .testTarget(
+            name: "PasskeyChallengeTests",
+            dependencies: [
+                "PasskeyChallenge", "WebAuthn", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeCrypto",
+                "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "EventCorpus", "PosixLock", "TestSupport",
+            ]
+        ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",

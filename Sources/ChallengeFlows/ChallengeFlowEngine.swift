@@ -21,11 +21,11 @@ public struct ChallengeFlowEngine: Sendable {
     public init(
         flow: SignInFlow, policy: ChallengePolicy, keys: ChallengeKeys, random: any RandomSource = SystemRandom()
     ) throws(ConfigurationError) {
-        for step in flow.steps { try step.checkConfiguration(in: flow) }
+        for step in flow.allSteps { try step.checkConfiguration(in: flow) }
         self.flow = flow
         self.policy = policy
         self.keys = keys
-        stepKeys = Dictionary(flow.steps.map { ($0.kind, keys.stepKeys(for: $0.kind)) }) { first, _ in first }
+        stepKeys = Dictionary(flow.allSteps.map { ($0.kind, keys.stepKeys(for: $0.kind)) }) { first, _ in first }
         self.random = random
     }
 
@@ -38,7 +38,7 @@ public struct ChallengeFlowEngine: Sendable {
 
     /// The flow's step that writes seals of `kind`, if there is one.
     public func step(for kind: ChallengeKind) -> (any ChallengeStep)? {
-        flow.steps.first { $0.kind == kind }
+        flow.allSteps.first { $0.kind == kind }
     }
 
     // MARK: Define
@@ -55,29 +55,41 @@ public struct ChallengeFlowEngine: Sendable {
 
     // MARK: Create
 
-    /// The step whose challenge a Create for `request` builds; nil when no custom challenge is due. Tells the caller
-    /// whether to read the user's record first (``ChallengeStep/keepsUserRecord``).
+    /// The step whose challenge a Create for `request` builds; nil when no custom challenge is due (or no method was
+    /// chosen where one must be). Tells the caller whether to read the user's record first
+    /// (``ChallengeStep/keepsUserRecord``).
     public func stepDue(for request: CreateAuthChallengeRequest) -> (any ChallengeStep)? {
-        guard request.challengeName == .customChallenge,
-              case .customStep(let index, _, _, _) = FlowProgress(session: request.session, flow: flow, policy: policy)
-        else { return nil }
-        return flow.steps[index]
+        try? dueStep(for: request).step
+    }
+
+    /// The custom step due, and where the session stands with it. At a position with choices: the step issued there
+    /// before, or else the one the app named in `ClientMetadata` `method` with the answer that chose it.
+    private func dueStep(
+        for request: CreateAuthChallengeRequest
+    ) throws(CreateChallengeError) -> (index: Int, step: any ChallengeStep, attempt: Int, previousSeal: ChallengeSeal?) {
+        guard request.challengeName == .customChallenge else { throw .notACustomChallenge(request.challengeName) }
+        let progress = FlowProgress(session: request.session, flow: flow, policy: policy)
+        guard case .customStep(let index, let kind, let attempt, let previousSeal) = progress else {
+            throw .noCustomStepDue(progress)
+        }
+        guard let offered = flow.choices[index] else { return (index, flow.steps[index], attempt, previousSeal) }
+        if previousSeal != nil, let issued = offered.first(where: { $0.kind == kind }) {
+            return (index, issued, attempt, previousSeal)
+        }
+        let named = request.clientMetadata?[MethodChoiceStep.metadataKey].map { $0.lowercased() }
+        guard let chosen = offered.first(where: { $0.name == named }) else { throw .noMethodChosen(offered: offered.map(\.name)) }
+        return (index, chosen, attempt, previousSeal)
     }
 
     /// Builds the custom challenge that is due. Throws when the session has no custom challenge due, which means
-    /// Cognito was not driven by this flow's Define, or when the step cannot build its challenge.
-    ///
-    /// - Parameter userRecord: for a step that ``ChallengeStep/keepsUserRecord``, the string fields of the user's
-    ///   record (see ``StepContext/userRecord``).
+    /// Cognito was not driven by this flow's Define, or when the step cannot build its challenge. For a step that
+    /// ``ChallengeStep/keepsUserRecord``, `userRecord` holds the string fields of the user's record (see
+    /// ``StepContext/userRecord``).
     public func create(
         _ request: CreateAuthChallengeRequest, user: UserIdentity, now: Int64, userRecord: [String: String]? = nil
     ) throws -> IssuedChallenge {
-        guard request.challengeName == .customChallenge else { throw CreateChallengeError.notACustomChallenge(request.challengeName) }
-        let progress = FlowProgress(session: request.session, flow: flow, policy: policy)
-        guard case .customStep(let index, let kind, let attempt, let previousSeal) = progress else {
-            throw CreateChallengeError.noCustomStepDue(progress)
-        }
-        let step = flow.steps[index]
+        let (index, step, attempt, previousSeal) = try dueStep(for: request)
+        let kind = step.kind
         let context = StepContext(
             user: user, userAttributes: request.userAttributes, userNotFound: request.userNotFound, now: now,
             random: random, policy: policy, stepIndex: index, attempt: attempt, seal: previousSeal,
@@ -147,10 +159,9 @@ public struct ChallengeFlowEngine: Sendable {
 
     /// Like ``verify(_:user:now:)``, with what a right answer may be used for only once (see
     /// ``AnswerJudgement/correctOnce(sequence:)``), for the limits across sign-ins to record, and the record a right
-    /// answer must write (see ``AnswerJudgement/correctUpdating(record:)``).
-    ///
-    /// - Parameter userRecord: for a step that ``ChallengeStep/keepsUserRecord``, the string fields of the user's
-    ///   record (see ``StepContext/userRecord``).
+    /// answer must write (see ``AnswerJudgement/correctUpdating(record:)``). For a step that
+    /// ``ChallengeStep/keepsUserRecord``, `userRecord` holds the string fields of the user's record (see
+    /// ``StepContext/userRecord``).
     public func verdict(
         on request: VerifyAuthChallengeResponseRequest, user: UserIdentity, now: Int64, userRecord: [String: String]? = nil
     ) -> Verdict {

@@ -5,7 +5,8 @@ public enum FlowProgress: Sendable, Equatable {
     /// SRP_A is done; Cognito's PASSWORD_VERIFIER comes next.
     case awaitingPasswordVerifier
     /// A custom step is due: its index, its kind, which attempt this is (1-based), and the seal of the previous
-    /// attempt at the same step, if the last answer to it was wrong.
+    /// attempt at the same step, if the last answer to it was wrong. At a position with choices the kind is the
+    /// chosen step's once one was issued there, and the first choice's before.
     case customStep(index: Int, kind: ChallengeKind, attempt: Int, previousSeal: ChallengeSeal?)
     /// Every step has been passed.
     case complete
@@ -41,13 +42,16 @@ public enum FlowProgress: Sendable, Equatable {
         var stepIndex = 0
         var wrongAnswers = 0
         var lastFailedSeal: ChallengeSeal?
+        // At a position with choices, the kind issued there first: every later attempt there is of the same kind.
+        var chosenKind: ChallengeKind?
         for (position, entry) in zip(remaining.indices, remaining) {
             guard stepIndex < flow.steps.count, entry.challengeName == .customChallenge else {
                 self = .failed(.unexpectedChallenge(entry.challengeName, position: position))
                 return
             }
             guard let seal = entry.challengeMetadata.flatMap(ChallengeSeal.init(metadata:)),
-                  seal.stepIndex == stepIndex, seal.kind == flow.steps[stepIndex].kind
+                  seal.stepIndex == stepIndex, flow.steps(at: stepIndex).contains(where: { $0.kind == seal.kind }),
+                  chosenKind.map({ $0 == seal.kind }) ?? true
             else {
                 self = .failed(.unrecognizedMetadata(position: position))
                 return
@@ -56,9 +60,11 @@ public enum FlowProgress: Sendable, Equatable {
                 stepIndex += 1
                 wrongAnswers = 0
                 lastFailedSeal = nil
+                chosenKind = nil
             } else {
                 wrongAnswers += 1
                 lastFailedSeal = seal
+                chosenKind = seal.kind
                 if wrongAnswers >= policy.maxAttempts {
                     self = .failed(.tooManyWrongAnswers(seal.kind))
                     return
@@ -69,7 +75,8 @@ public enum FlowProgress: Sendable, Equatable {
             self = .complete
         } else {
             self = .customStep(
-                index: stepIndex, kind: flow.steps[stepIndex].kind, attempt: wrongAnswers + 1, previousSeal: lastFailedSeal)
+                index: stepIndex, kind: chosenKind ?? flow.steps[stepIndex].kind, attempt: wrongAnswers + 1,
+                previousSeal: lastFailedSeal)
         }
     }
 }

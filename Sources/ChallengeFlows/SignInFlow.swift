@@ -1,21 +1,38 @@
 /// Which challenges a sign-in passes through, in order.
 ///
 /// Written as a `+`-separated list of step names: `srp` (Cognito's own SRP_A → PASSWORD_VERIFIER, only first),
-/// then the names of custom steps from a ``StepRegistry`` (built in: `captcha`, `email-code`). The four common flows
-/// also have names: `email-code`, `srp-email-code`, `captcha`, `captcha-email-code`.
+/// then the names of custom steps from a ``StepRegistry`` (built in: `captcha`, `email-code`). Names joined by `|`
+/// (`passkey|email-code`) let the user choose: a ``MethodChoiceStep`` asks which, and the chosen step follows. The
+/// common flows also have names: `email-code`, `srp-email-code`, `captcha`, `captcha-email-code`,
+/// `passkey-or-email-code`.
 ///
 /// Two flows are equal when they pass through the same steps by name, whatever the steps' settings.
 public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
     /// True when the user proves the password with SRP before the custom steps.
     public let startsWithPassword: Bool
-    /// The custom challenges after that, in order; never empty.
+    /// The custom challenges after that, in order; never empty. At a position with ``choices``, the first choice.
     public let steps: [any ChallengeStep]
+    /// The positions where the user chooses the step (the position after a ``MethodChoiceStep``), with the steps to
+    /// choose from in the order written.
+    public let choices: [Int: [any ChallengeStep]]
 
-    /// A flow of `steps`, after SRP when `startsWithPassword`.
-    public init(startsWithPassword: Bool, steps: [any ChallengeStep]) {
+    /// A flow of `steps`, after SRP when `startsWithPassword`, with `choices` at some positions.
+    public init(startsWithPassword: Bool, steps: [any ChallengeStep], choices: [Int: [any ChallengeStep]] = [:]) {
         precondition(!steps.isEmpty, "a flow needs at least one custom step")
         self.startsWithPassword = startsWithPassword
         self.steps = steps
+        self.choices = choices
+    }
+
+    /// The steps that may be due at position `index`: its choices, or its one step.
+    public func steps(at index: Int) -> [any ChallengeStep] {
+        choices[index] ?? [steps[index]]
+    }
+
+    /// Every step of the flow, the choices included, each kind once, in order.
+    public var allSteps: [any ChallengeStep] {
+        var seen: Set<ChallengeKind> = []
+        return steps.indices.flatMap { steps(at: $0) }.filter { seen.insert($0.kind).inserted }
     }
 
     /// The flows that have names of their own, and the steps each name stands for.
@@ -24,6 +41,7 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
         ("srp-email-code", "srp+email-code"),
         ("captcha", "captcha"),
         ("captcha-email-code", "captcha+email-code"),
+        ("passkey-or-email-code", "passkey|email-code"),
     ]
 
     /// Reads a flow name or a `+`-separated list of steps, looking the steps up in `registry`.
@@ -35,20 +53,37 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
         let tokens = text.split(separator: "+", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
         let startsWithPassword = tokens.first == "srp"
         var steps: [any ChallengeStep] = []
+        var choices: [Int: [any ChallengeStep]] = [:]
         for token in tokens.dropFirst(startsWithPassword ? 1 : 0) {
-            guard let step = registry.step(named: token) else {
-                throw .invalid(
-                    variable: "CHALLENGE_FLOW", value: specification,
-                    expected: "one of " + Self.namedFlows.map(\.name).joined(separator: ", ")
-                        + ", or steps joined by '+' from: srp (first only), " + registry.names.joined(separator: ", "))
+            var named: [any ChallengeStep] = []
+            for name in token.split(separator: "|", omittingEmptySubsequences: false).map({ String($0).trimmingSpaces() }) {
+                guard let step = registry.step(named: name) else {
+                    throw .invalid(
+                        variable: "CHALLENGE_FLOW", value: specification,
+                        expected: "one of " + Self.namedFlows.map(\.name).joined(separator: ", ")
+                            + ", or steps joined by '+' (or '|' for a choice) from: srp (first only), "
+                            + registry.names.joined(separator: ", "))
+                }
+                guard !named.contains(where: { $0.name == step.name }) else {
+                    throw .invalid(
+                        variable: "CHALLENGE_FLOW", value: specification, expected: "a choice between different steps")
+                }
+                named.append(step)
             }
-            steps.append(step)
+            if named.count > 1 {
+                guard choices.isEmpty else {
+                    throw .invalid(variable: "CHALLENGE_FLOW", value: specification, expected: "at most one choice ('|') in a flow")
+                }
+                steps.append(MethodChoiceStep(methods: named.map(\.name)))
+                choices[steps.count] = named
+            }
+            steps.append(named[0])
         }
         guard !steps.isEmpty else {
             throw .invalid(
                 variable: "CHALLENGE_FLOW", value: specification, expected: "at least one custom step after srp")
         }
-        self.init(startsWithPassword: startsWithPassword, steps: steps)
+        self.init(startsWithPassword: startsWithPassword, steps: steps, choices: choices)
     }
 
     /// The kinds of the custom steps, in order.
@@ -56,23 +91,32 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
 
     /// True when passing the flow proves who the user is: the password (SRP) or a step such as an emailed code.
     /// A flow of CAPTCHAs alone signs in anyone who knows a user name and can solve one.
+    /// A position with choices proves it only when every choice does.
     public var provesIdentity: Bool {
-        startsWithPassword || steps.contains(where: \.provesIdentity)
+        startsWithPassword || steps.indices.contains { steps(at: $0).allSatisfy(\.provesIdentity) }
     }
 
     /// Every channel the flow's steps send messages by.
     public var deliveryChannels: Set<MessageChannel> {
-        steps.reduce(into: []) { $0.formUnion($1.deliveryChannels) }
+        allSteps.reduce(into: []) { $0.formUnion($1.deliveryChannels) }
     }
 
     /// The flow written as `CHALLENGE_FLOW` accepts it, by name where it has one.
     public var description: String {
-        let composition = ((startsWithPassword ? ["srp"] : []) + steps.map(\.name)).joined(separator: "+")
+        let composition = ((startsWithPassword ? ["srp"] : []) + writtenSteps).joined(separator: "+")
         return Self.namedFlows.first { $0.specification == composition }?.name ?? composition
+    }
+
+    /// The custom steps as written: a choice as `a|b`, without the step that asks for it.
+    private var writtenSteps: [String] {
+        steps.indices.compactMap { index in
+            if choices[index + 1] != nil, steps[index] is MethodChoiceStep { return nil }
+            return steps(at: index).map(\.name).joined(separator: "|")
+        }
     }
 
     /// Equal when both start the same way and pass through the same steps by name.
     public static func == (lhs: SignInFlow, rhs: SignInFlow) -> Bool {
-        lhs.startsWithPassword == rhs.startsWithPassword && lhs.steps.map(\.name) == rhs.steps.map(\.name)
+        lhs.startsWithPassword == rhs.startsWithPassword && lhs.writtenSteps == rhs.writtenSteps
     }
 }

@@ -163,7 +163,7 @@ public struct SignInSimulator {
 
     /// The right answer to `issued`: the step's own, or else the last code delivered in this simulation.
     public func rightAnswer(to issued: IssuedChallenge) -> String? {
-        let step = engine.flow.steps[issued.seal.stepIndex]
+        let step = engine.step(for: issued.kind) ?? engine.flow.steps[issued.seal.stepIndex]
         let context = StepContext(
             user: user, userAttributes: attributes, userNotFound: userNotFound, now: now, policy: engine.policy,
             stepIndex: issued.seal.stepIndex, attempt: nil, seal: issued.seal)

@@ -41,7 +41,7 @@ public final class CognitoTriggerHandler {
         deliveryTimes = configuration.typicalDeliveryTimes.mapValues { DeliveryTimeModel(typical: $0) }
         limiter = try configuration.makeLimiter(store: stateStore)
         userRecords = limiter.map { UserRecords(store: $0.store, recordKey: $0.recordKey) }
-        if userRecords == nil, let step = engine.flow.steps.first(where: \.keepsUserRecord) {
+        if userRecords == nil, let step = engine.flow.allSteps.first(where: \.keepsUserRecord) {
             throw .missing(
                 variable: "STATE_STORE",
                 hint: "the step \"\(step.name)\" keeps a record per user across sign-ins (e.g. a user's passkeys); set it to \"dynamodb\" with STATE_TABLE (\"memory\" for local runs)")

@@ -190,7 +190,7 @@ public struct TriggerConfiguration: Sendable {
                 smsCountries: smsCountries, passkeys: passkeys)
         ).adding(steps)
         flow = try SignInFlow(parsing: specification, registry: registry)
-        for step in flow.steps { try step.checkConfiguration(in: flow) }
+        for step in flow.allSteps { try step.checkConfiguration(in: flow) }
     }
 
     /// The decision engine this configuration describes.

@@ -9,7 +9,7 @@ import WebAuthn
 /// with `CODE_TTL_SECONDS`); the public parameter `options` is the `PublicKeyCredentialRequestOptionsJSON` for
 /// `PublicKeyCredential.parseRequestOptionsFromJSON`. The answer is the `AuthenticationResponseJSON` that
 /// `credential.toJSON()` gives: the challenge in its `clientDataJSON` must be the sealed one, and the assertion must
-/// verify against the user's passkeys (``PasskeyAccount``, the step's record per user, which the registration API
+/// verify against the user's passkeys (`PasskeyAccount`, the step's record per user, which the registration API
 /// writes). A right answer stores the credential's new counter, backup state and last use, and marks the challenge
 /// used, in one conditional write: an assertion replayed, or sent twice at once, is accepted once, and a counter
 /// that does not rise is refused as a possibly cloned authenticator.

@@ -57,26 +57,32 @@ enum Requests {
 
     static func create(
         _ session: [SessionEntry], email: String? = Fixture.janeEmail, emailVerified: String? = "true",
-        userNotFound: Bool = false, challengeName: ChallengeName = .customChallenge
+        userNotFound: Bool = false, challengeName: ChallengeName = .customChallenge, clientMetadata: [String: String]? = nil
     ) throws -> CreateAuthChallengeRequest {
-        try CreateAuthChallengeRequest(
-            json: [
-                "userAttributes": attributes(email: email, emailVerified: emailVerified, userNotFound: userNotFound),
-                "challengeName": .string(challengeName.rawValue), "session": .array(session.map(\.json)),
-                "userNotFound": .bool(userNotFound),
-            ], path: "$.request")
+        var members: [(String, JSONValue)] = [
+            ("userAttributes", attributes(email: email, emailVerified: emailVerified, userNotFound: userNotFound)),
+            ("challengeName", .string(challengeName.rawValue)), ("session", .array(session.map(\.json))),
+            ("userNotFound", .bool(userNotFound)),
+        ]
+        if let clientMetadata { members.append(("clientMetadata", object(clientMetadata))) }
+        return try CreateAuthChallengeRequest(json: .object(JSONObject(members)), path: "$.request")
     }
 
     static func verify(
         _ privateParameters: [String: String], answer: String, email: String? = Fixture.janeEmail,
-        emailVerified: String? = "true", userNotFound: Bool = false
+        emailVerified: String? = "true", userNotFound: Bool = false, clientMetadata: [String: String]? = nil
     ) throws -> VerifyAuthChallengeResponseRequest {
-        try VerifyAuthChallengeResponseRequest(
-            json: [
-                "userAttributes": attributes(email: email, emailVerified: emailVerified, userNotFound: userNotFound),
-                "privateChallengeParameters": .object(JSONObject(privateParameters.map { ($0.key, .string($0.value)) })),
-                "challengeAnswer": .string(answer), "userNotFound": .bool(userNotFound),
-            ], path: "$.request")
+        var members: [(String, JSONValue)] = [
+            ("userAttributes", attributes(email: email, emailVerified: emailVerified, userNotFound: userNotFound)),
+            ("privateChallengeParameters", object(privateParameters)), ("challengeAnswer", .string(answer)),
+            ("userNotFound", .bool(userNotFound)),
+        ]
+        if let clientMetadata { members.append(("clientMetadata", object(clientMetadata))) }
+        return try VerifyAuthChallengeResponseRequest(json: .object(JSONObject(members)), path: "$.request")
+    }
+
+    private static func object(_ strings: [String: String]) -> JSONValue {
+        .object(JSONObject(strings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
     }
 
     /// Cognito sends no attributes for a user that does not exist.

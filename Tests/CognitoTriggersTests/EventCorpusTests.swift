@@ -17,7 +17,8 @@ import Testing
         let folders = Set(try CorpusEvent.all().map { $0.name.split(separator: "/")[0] })
         #expect(folders == [
             "email-code", "srp-email-code", "captcha", "captcha-email-code", "sms-code", "email-or-sms-code", "magic-link",
-            "variants", "invalid", "passkey-api",
+            "passkey", "passkey-or-email-code", "passkey-api",
+            "variants", "invalid",
         ])
     }
 
