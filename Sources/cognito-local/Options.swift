@@ -35,8 +35,9 @@ struct ConfigurationOptions: ParsableArguments {
     }
 
     /// The configuration; with a bootstrap, a flow may name the steps it registers (it is asked for them).
-    func load(bootstrap: String? = nil) async throws(InvokerError) -> LocalConfiguration {
-        try await LocalConfiguration.current(environmentFile: envFile, overrides: overrides, bootstrap: bootstrap)
+    func load(bootstrap: String? = nil, adding extra: [String: String] = [:]) async throws(InvokerError) -> LocalConfiguration {
+        try await LocalConfiguration.current(
+            environmentFile: envFile, overrides: overrides.merging(extra) { _, added in added }, bootstrap: bootstrap)
     }
 
     var console: Console {
@@ -92,8 +93,8 @@ struct TransportOptions: ParsableArguments {
     }
 
     /// The configuration of `options`, with the steps this bootstrap registers when the flow names one.
-    func load(_ options: ConfigurationOptions) async throws(InvokerError) -> LocalConfiguration {
-        try await options.load(bootstrap: bootstrap)
+    func load(_ options: ConfigurationOptions, adding extra: [String: String] = [:]) async throws(InvokerError) -> LocalConfiguration {
+        try await options.load(bootstrap: bootstrap, adding: extra)
     }
 
     /// The transport the options describe, for this configuration.

@@ -78,7 +78,15 @@ struct Pool: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors { () async throws(InvokerError) in
             let console = configuration.console
-            let local = try await transport.load(configuration)
+            let port = try self.port == 0 ? Self.freePort(host: host) : self.port
+            var local = try await transport.load(configuration)
+            if local.environment["PASSKEY_ALLOWED_ORIGINS"] == LocalDefaults.passkeyOrigin {
+                // The local passkey settings, with the origin of the pool's own page as a browser opens it.
+                let origins = ["http://localhost:\(port)", LocalDefaults.passkeyOrigin] + allowedOrigins.filter {
+                    CrossOriginPolicy.normalized($0)?.hasPrefix("http://localhost:") == true
+                }
+                local = try await transport.load(configuration, adding: ["PASSKEY_ALLOWED_ORIGINS": origins.joined(separator: ",")])
+            }
             let client = try readTemplate()
             let settings = PoolSettings(
                 flows: allowedFlows.isEmpty ? client.flows : ClientAuthFlows(allowedFlows),
@@ -117,7 +125,7 @@ struct Pool: AsyncParsableCommand {
                 }
                 let apiURL: String
                 do {
-                    apiURL = try await api.start(host: host, port: apiPort ?? (port == 0 ? 0 : port + 1), pool: pool)
+                    apiURL = try await api.start(host: host, port: apiPort ?? (self.port == 0 ? 0 : port + 1), pool: pool)
                 } catch {
                     await endpoint.shutdown()
                     throw .usage("cannot serve the HTTP API on \(host): \(error)")
@@ -135,6 +143,28 @@ struct Pool: AsyncParsableCommand {
                 await endpoint.shutdown()
             }
         }
+    }
+
+    /// A port free on `host` now, for `--port 0`: the pool's own origin goes into the function's passkey settings
+    /// before the pool listens.
+    private static func freePort(host: String) throws(InvokerError) -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw .usage("cannot open a socket to find a free port") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1 else {
+            throw .usage("--host \(host) is not an IPv4 address")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else { throw .usage("cannot find a free port on \(host)") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// The template's app-client settings; when the default template is absent, the settings it ships with.

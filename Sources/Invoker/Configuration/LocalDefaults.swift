@@ -35,5 +35,14 @@ public enum LocalDefaults {
         "MAGIC_LINK_URL": magicLinkURL,
         // The limits across sign-ins, kept in the process (`serve`, `pool` and one `sign-in` share them).
         "STATE_STORE": "memory",
+        // Passkeys for pages on this machine: `localhost` is a secure context over plain http (an IP address is
+        // never an RP ID). `pool` adds its own page's origin.
+        "PASSKEY_RP_ID": passkeyRelyingParty,
+        "PASSKEY_ALLOWED_ORIGINS": passkeyOrigin,
     ]
+
+    /// The local RP ID.
+    public static let passkeyRelyingParty = "localhost"
+    /// The origin the local tools' software authenticator signs for, and the one the local passkey settings allow.
+    public static let passkeyOrigin = "http://localhost:3000"
 }
