@@ -108,7 +108,7 @@ let package = Package(
             name: "Invoker",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON",
-                "CaptchaVerification", "LocalHTTPServer", "PosixLock", "EventCorpus", "PasskeyRegistrationAPI",
+                "CaptchaVerification", "LocalHTTPServer", "PosixLock", "EventCorpus", "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -165,7 +165,7 @@ let package = Package(
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
                 "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
-                "PasskeyRegistrationAPI", "SoftwareAuthenticator",
+                "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
             ]
         ),
         .testTarget(

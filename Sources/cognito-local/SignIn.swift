@@ -15,7 +15,13 @@ struct SignIn: AsyncParsableCommand {
             COGNITO_CHALLENGE_EXPECTED_ANSWER). \
             --client-metadata goes with InitiateAuth and every RespondToAuthChallenge and reaches the triggers as in \
             Cognito: Verify and the Create after an answer get it, Define and the first Create do not. Exit status 0 \
-            when tokens are issued, 1 when authentication fails.
+            when tokens are issued, 1 when authentication fails. \
+            With --authenticator FILE, passkey flows (passkey, passkey-or-email-code, srp+passkey) need no browser: \
+            a software authenticator kept in FILE (created on first use) registers a passkey for the user through \
+            the function's registration API, with the claims of the user's access token, when it holds none of \
+            theirs, and answers each passkey challenge from the first of PASSKEY_ALLOWED_ORIGINS. A choice of \
+            method (choose-method) is answered like any challenge, e.g. --answers passkey, and goes as ClientMetadata \
+            method too.
             """)
 
     @Option(help: ArgumentHelp("Who signs in.", valueName: "name"))
@@ -30,6 +36,9 @@ struct SignIn: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\", \"phoneNumber\", \"attributes\": {\"custom:…\": …}}] (default: jane / Correct-Horse-9).", valueName: "file"))
     var users: String?
 
+    @Option(help: ArgumentHelp("A software passkey authenticator kept in this file (created on first use) that registers a passkey and answers passkey challenges.", valueName: "file"))
+    var authenticator: String?
+
     @OptionGroup var clientMetadata: ClientMetadataOptions
     @OptionGroup var configuration: ConfigurationOptions
     @OptionGroup var transport: TransportOptions
@@ -41,8 +50,13 @@ struct SignIn: AsyncParsableCommand {
             let console = configuration.console
             let source: any AnswerSource = answers.map { ScriptedAnswers($0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) }
                 ?? PromptedAnswers(style: console.style)
-            let settings = SignInSettings(
+            var settings = SignInSettings(
                 configuration: local, userName: user, password: password, users: table, clientMetadata: clientMetadata.map)
+            if let authenticator {
+                let origin = local.environment["PASSKEY_ALLOWED_ORIGINS"]?.split(separator: ",").first.map(String.init)
+                    ?? LocalDefaults.passkeyOrigin
+                settings.passkeyBrowser = PasskeyBrowser(path: authenticator, origin: origin)
+            }
             return try await using(transport.makeTransport(local)) { transport async throws(InvokerError) in
                 try await SignInDriver(transport: transport, settings: settings, answers: source, console: console).run()
             }

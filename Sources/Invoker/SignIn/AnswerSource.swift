@@ -20,6 +20,8 @@ public enum Question: Sendable, Equatable {
     /// A custom challenge of a step this tool does not run itself: its public parameters, and the answer the step
     /// expects when its bootstrap can tell (``BootstrapSteps/expectedAnswer(step:identity:publicParameters:clientMetadata:)``).
     case custom(publicParameters: [String: String], expected: String? = nil)
+    /// A passkey challenge; `assertion` is the software authenticator's answer, when it has one.
+    case passkey(assertion: String?)
 
     /// The answer the local services know to be right, if any.
     var knownAnswer: String? {
@@ -28,6 +30,7 @@ public enum Question: Sendable, Equatable {
         case .emailCode(_, let delivered), .smsCode(_, let delivered), .signInLink(_, let delivered): delivered
         case .captcha(_, let known): known
         case .custom(_, let expected): expected
+        case .passkey(let assertion): assertion
         }
     }
 
@@ -39,6 +42,7 @@ public enum Question: Sendable, Equatable {
         case .signInLink: "link token"
         case .captcha: "CAPTCHA text"
         case .custom: "answer"
+        case .passkey: "passkey assertion"
         }
     }
 }

@@ -26,6 +26,9 @@ public struct SignInSettings: Sendable {
     public var bootstrapSteps: BootstrapSteps?
     /// A widget token the local siteverify stand-in accepts, when the CAPTCHA provider is stood in for.
     public var passingWidgetToken: String?
+    /// The software authenticator that registers a passkey and answers `PASSKEY` challenges (`--authenticator`);
+    /// nil asks the answer source for those answers too.
+    public var passkeyBrowser: PasskeyBrowser?
 
     public init(
         configuration: LocalConfiguration, userName: String = LocalDefaults.userName, password: String? = nil,
@@ -95,6 +98,16 @@ public final class SignInDriver {
         var codeInForce: String?
 
         printHeader(user: user)
+        if let browser = settings.passkeyBrowser, !identity.userNotFound,
+           settings.flow.allSteps.contains(where: { $0.kind.rawValue == Self.passkeyKind })
+        {
+            switch try await browser.ensureRegistered(identity, through: transport) {
+            case .alreadyHeld:
+                note("🔑 the software authenticator (\(browser.path)) holds a passkey of \(settings.userName)'s")
+            case .registered(let id):
+                note("🔑 passkey \(id) registered for \(settings.userName) through the registration API (POST /passkeys/registration/options, POST /passkeys/registration → 201), kept in \(browser.path)")
+            }
+        }
         if settings.flow.startsWithPassword {
             client("InitiateAuth  AuthFlow=CUSTOM_AUTH  USERNAME=\(settings.userName)  SRP_A=…  CHALLENGE_NAME=SRP_A\(clientMetadataText)")
             note("Cognito records SRP_A ✓ (the SRP exchange itself is not run locally)")
@@ -123,17 +136,27 @@ public final class SignInDriver {
                 let parameters = challenge.response.publicChallengeParameters ?? [:]
                 let question = await question(
                     for: parameters, identity: identity, clientMetadata: respondedMetadata, outbox: &outbox, codeInForce: &codeInForce)
-                guard let answer = answers.answer(question) else {
+                let answer: String
+                if case .passkey(let assertion?) = question {
+                    answer = assertion
+                } else if let given = answers.answer(question) {
+                    answer = given
+                    if !answers.isInteractive { line("      \(style.paint(question.label, .bold)) \(style.paint("›", .cyan)) \(answer)") }
+                } else {
                     throw .noMoreAnswers(
                         (answers as? ScriptedAnswers)?.problem ?? "no answer left for the \(question.label) (end of input or of --answers)")
                 }
-                if !answers.isInteractive { line("      \(style.paint(question.label, .bold)) \(style.paint("›", .cyan)) \(answer)") }
-                client("RespondToAuthChallenge  ANSWER=\(answer)\(clientMetadataText)")
+                // A choice of method travels as the answer and as ClientMetadata `method`: Cognito gives the next
+                // Create the call's ClientMetadata, never the answer.
+                let callMetadata = parameters["challenge"] == Self.methodChoiceKind
+                    ? (metadata ?? [:]).merging(["method": answer]) { $1 } : metadata
+                let shown = if case .passkey = question { "<AuthenticationResponseJSON, \(answer.utf8.count) bytes>" } else { answer }
+                client("RespondToAuthChallenge  ANSWER=\(shown)\(Self.metadataText(callMetadata))")
                 let verify = try await call(.verifyAuthChallengeResponse, EventFactory.verify(
                     identity, privateChallengeParameters: challenge.response.privateChallengeParameters ?? [:], answer: answer,
-                    clientMetadata: metadata),
+                    clientMetadata: callMetadata),
                     detail: "privateChallengeParameters from Create")
-                respondedMetadata = metadata
+                respondedMetadata = callMetadata
                 guard case .verify(let verdict) = verify else { preconditionFailure("call checks the trigger") }
                 let correct = verdict.response.answerCorrect == true
                 if correct { codeInForce = nil }
@@ -206,9 +229,14 @@ public final class SignInDriver {
         outbox: inout OutboxWatcher, codeInForce: inout String?
     ) async -> Question {
         switch parameters["challenge"] {
+        case Self.passkeyKind?:
+            return passkeyQuestion(options: parameters["options"] ?? "{}")
+        case Self.methodChoiceKind?:
+            note("choose a method: \(parameters["methods"]?.split(separator: ",").joined(separator: ", ") ?? "?") (the answer, and ClientMetadata method)")
+            return .custom(publicParameters: parameters)
         case let kind? where settings.ownSteps.contains(where: { $0.kind.rawValue == kind && !$0.deliversAnswer }):
             return await ownStepQuestion(kind: kind, parameters: parameters, identity: identity, clientMetadata: clientMetadata)
-        case let kind? where settings.flow.steps.contains(where: { $0.kind.rawValue == kind && $0.deliversAnswer }):
+        case let kind? where settings.flow.allSteps.contains(where: { $0.kind.rawValue == kind && $0.deliversAnswer }):
             return deliveredAnswer(kind: kind, parameters: parameters, outbox: &outbox, codeInForce: &codeInForce)
         case ChallengeKind.captcha.rawValue? where parameters["provider"] != nil:
             let provider = parameters["provider"] ?? "?"
@@ -254,7 +282,7 @@ public final class SignInDriver {
     ) -> Question {
         let destination = parameters["destination"] ?? "?"
         let isLink = kind == Self.magicLinkKind
-        let steps = settings.flow.steps.filter { $0.kind.rawValue == kind }
+        let steps = settings.flow.allSteps.filter { $0.kind.rawValue == kind }
         let channel = parameters["channel"].flatMap(MessageChannel.init(rawValue:))
             ?? (steps.allSatisfy { $0.deliveryChannels == [.sms] } && !steps.isEmpty ? .sms : .email)
         let path = channel == .sms ? settings.smsOutboxPath : settings.outboxPath
@@ -290,11 +318,36 @@ public final class SignInDriver {
 
     /// The kind of the `magic-link` step, whose answer is the token of a link rather than a code.
     private static let magicLinkKind = "MAGIC_LINK"
+    /// The kinds of the `passkey` step and of a flow's choice of method.
+    private static let passkeyKind = "PASSKEY"
+    private static let methodChoiceKind = "METHOD_CHOICE"
+
+    /// A passkey challenge: the software authenticator's assertion for its options, when it holds a passkey they
+    /// allow; otherwise the answer source is asked.
+    private func passkeyQuestion(options: String) -> Question {
+        guard let browser = settings.passkeyBrowser else {
+            note("🔑 passkey options \(options.utf8.count) bytes (a browser answers with navigator.credentials.get; pass --authenticator FILE to answer here)")
+            return .passkey(assertion: nil)
+        }
+        do {
+            guard let assertion = try browser.assertion(forOptions: options) else {
+                note("🔑 the software authenticator holds no passkey these options allow (a user without passkeys is offered decoys)")
+                return .passkey(assertion: nil)
+            }
+            note("🔑 the software authenticator signs from \(browser.origin)")
+            return .passkey(assertion: assertion)
+        } catch {
+            note("🔑 \(error)")
+            return .passkey(assertion: nil)
+        }
+    }
 
     /// `  ClientMetadata={…}` for the client's calls, when the app passes any.
-    private var clientMetadataText: String {
-        guard !settings.clientMetadata.isEmpty else { return "" }
-        return "  ClientMetadata={" + settings.clientMetadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    private var clientMetadataText: String { Self.metadataText(settings.clientMetadata) }
+
+    private static func metadataText(_ metadata: [String: String]?) -> String {
+        guard let metadata, !metadata.isEmpty else { return "" }
+        return "  ClientMetadata={" + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             .joined(separator: ", ") + "}"
     }
 

@@ -35,8 +35,9 @@ extension LocalUserPool {
               let claims = try? accessTokenClaims(token), claims["client_id"]?.stringValue == settings.clientId,
               claims["scope"]?.stringValue?.split(separator: " ").contains(where: { $0 == Self.userAdminScope }) == true
         else { return .message(401, "Unauthorized") }
-        let event = HTTPAPIEvent.make(
-            route: route, request: request, pathParameters: pathParameters, claims: claims, requestId: requestId,
+        let event = APIGatewayEvent.make(
+            route: route, path: request.path, query: request.query, headers: request.headers, body: request.body,
+            pathParameters: pathParameters, claims: APIGatewayEvent.claimStrings(claims), requestId: requestId,
             milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         let invocation: Invocation
         do {
@@ -57,51 +58,5 @@ extension LocalUserPool {
         guard let header else { return nil }
         let token = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)) : header
         return token.isEmpty ? nil : token
-    }
-}
-
-/// API Gateway's HTTP API event, payload format 2.0.
-enum HTTPAPIEvent {
-    static func make(
-        route: HTTPAPIRoute, request: HTTPAPIRequest, pathParameters: [String: String], claims: JSONObject, requestId: String,
-        milliseconds: Int64
-    ) -> JSONValue {
-        let claimStrings = JSONObject(claims.map { name, value in (name, JSONValue.string(claimText(value))) })
-        let http = JSONObject([
-            ("method", .string(request.method)), ("path", .string(request.path)), ("protocol", "HTTP/1.1"),
-            ("sourceIp", "127.0.0.1"), ("userAgent", .string(request.headers["user-agent"] ?? "")),
-        ])
-        let context = JSONObject([
-            ("accountId", "000000000000"), ("apiId", "local"),
-            ("authorizer", .object(JSONObject([("jwt", .object(JSONObject([("claims", .object(claimStrings)), ("scopes", .null)])))]))),
-            ("domainName", .string(request.headers["host"] ?? "localhost")), ("domainPrefix", "local"),
-            ("http", .object(http)), ("requestId", .string(requestId)), ("routeKey", .string(route.routeKey)),
-            ("stage", "$default"), ("timeEpoch", .number(JSONNumber(Int(milliseconds)))),
-        ])
-        var event = JSONObject([
-            ("version", "2.0"), ("routeKey", .string(route.routeKey)), ("rawPath", .string(request.path)),
-            ("rawQueryString", .string(request.query)),
-            ("headers", .object(JSONObject(request.headers.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))),
-            ("requestContext", .object(context)),
-        ])
-        if !pathParameters.isEmpty {
-            event["pathParameters"] = .object(JSONObject(pathParameters.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
-        }
-        if !request.body.isEmpty {
-            event["body"] = .string(String(decoding: request.body, as: UTF8.self))
-        }
-        event["isBase64Encoded"] = false
-        return .object(event)
-    }
-
-    /// A claim as the JWT authorizer passes it: always a string (numbers as written, lists as `[a b]`).
-    private static func claimText(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let text): text
-        case .number(let number): number.literal
-        case .bool(let flag): flag ? "true" : "false"
-        case .array(let items): "[" + items.map(claimText).joined(separator: " ") + "]"
-        default: String(decoding: value.serialized(), as: UTF8.self)
-        }
     }
 }
