@@ -18,11 +18,12 @@ import re
 import sys
 
 NAME = r"[a-z][a-z0-9-]*"
-FLOW_PATTERN = rf"^{NAME}(\+{NAME})*$"
+CHOICE = rf"{NAME}(\|{NAME})*"
+FLOW_PATTERN = rf"^{CHOICE}(\+{CHOICE})*$"
 # The flows with names of their own and the steps each stands for: SignInFlow.namedFlows (Sources/ChallengeFlows/
 # SignInFlow.swift; Tests/DeployTests/test_bootstrap_flows.py fails when the two differ).
 NAMED_FLOWS = {"email-code": "email-code", "srp-email-code": "srp+email-code", "captcha": "captcha",
-               "captcha-email-code": "captcha+email-code"}
+               "captcha-email-code": "captcha+email-code", "passkey-or-email-code": "passkey|email-code"}
 
 
 def template_flows(text):
@@ -45,20 +46,24 @@ def read_steps(path):
 def problem(flow, steps):
     """Why FLOW cannot be deployed with this bootstrap, or None."""
     if not re.match(FLOW_PATTERN, flow):
-        return "a flow is step names (lower-case letters, digits and '-') joined by '+'"
-    tokens = NAMED_FLOWS.get(flow, flow).split("+")
-    password = tokens[0] == "srp"
-    custom = tokens[1:] if password else tokens
+        return ("a flow is step names (lower-case letters, digits and '-') joined by '+', one place of which may offer "
+                "a choice of steps joined by '|'")
+    places = [place.split("|") for place in NAMED_FLOWS.get(flow, flow).split("+")]
+    password = places[0] == ["srp"]
+    custom = places[1:] if password else places
     if not custom:
         return "srp needs at least one step after it"
-    unknown = [token for token in custom if token not in steps]
-    if "srp" in custom:
+    named = [name for place in custom for name in place]
+    if "srp" in named:
         return "srp may only come first"
+    if sum(len(place) > 1 for place in custom) > 1:
+        return "only one place of a flow may offer a choice"
+    unknown = [name for name in named if name not in steps]
     if unknown:
         return f"this bootstrap registers no step named {', '.join(unknown)}"
-    if not password and not any(steps[token].get("provesIdentity") for token in custom):
+    if not password and not any(all(steps[name].get("provesIdentity") for name in place) for place in custom):
         return "no step of it proves who the user is (add srp or a step that delivers a code, like email-code)"
-    if any("sms" in steps[token].get("deliveryChannels", []) for token in custom) and "sms" not in flow:
+    if any("sms" in steps[name].get("deliveryChannels", []) for name in named) and "sms" not in flow:
         return ("a step of it texts messages, and the template allows sns:Publish only for flows with \"sms\" in "
                 "their text (name the step so)")
     return None
