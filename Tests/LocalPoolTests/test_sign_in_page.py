@@ -462,6 +462,39 @@ def test_passkeys_register_sign_in_rename_and_delete(pools, authenticator, reque
     browser.save_screenshot(str(screenshot_name))
 
 
+def test_passkeys_without_the_browsers_json_helpers(pools, authenticator, request):
+    """passkeys.js's base64url fallback, for browsers without parse*OptionsFromJSON and toJSON(): the same
+    registration and sign-in work with them removed."""
+    browser = authenticator
+    pool = pools("bootstrap", flow="passkey-or-email-code")
+    open_page_for_passkeys(browser, pool)
+    browser.execute_script(
+        "delete PublicKeyCredential.parseCreationOptionsFromJSON; delete PublicKeyCredential.parseRequestOptionsFromJSON;"
+        "delete PublicKeyCredential.prototype.toJSON;")
+    assert browser.execute_script("return 'toJSON' in PublicKeyCredential.prototype || !!PublicKeyCredential.parseRequestOptionsFromJSON") is False
+    before = len(pool.codes())
+    start(browser)
+    choose(browser, "Email me a code")
+    wait_for_state(browser, "code")
+    enter_code(browser, wait_for_code(pool, before))
+    assert_signed_in(browser, pool)
+    fill(browser, "passkey-name", "Old browser")
+    submit(browser, "register-form")
+    wait_for_status(browser, "Passkey “Old browser” added.")
+    submit(browser, "sign-out-form")
+    wait_for_state(browser, "signed-out")
+    start(browser)
+    choose(browser, "Use a passkey")
+    wait_for_state(browser, "passkey")
+    submit(browser, "passkey-form")
+    assert_signed_in(browser, pool)
+    assert "Old browser" in passkeys_listed(browser)
+    screenshot(browser, request)
+    browser.find_element(By.CSS_SELECTOR, "#passkey-list li button[aria-label='Delete Old browser']").click()
+    wait_for_status(browser, "Passkey “Old browser” deleted.")
+    assert "Old browser" not in passkeys_listed(browser)
+
+
 @pytest.mark.parametrize("user", ["jane", "nobody"])
 def test_passkey_sign_in_without_a_passkey(pools, authenticator, request, user):
     """A real user without passkeys and an unknown user get decoy credentials: the authenticator holds none of them,
