@@ -25,6 +25,9 @@ public actor LocalUserPool {
     var users: UserDirectory
     var sessions: SessionStore
     var refreshTokens = RefreshTokenStore()
+    /// The base URL of the HTTP API in front of the function (``HTTPAPIEndpoint``), once it listens: the sign-in page
+    /// calls the passkey routes there.
+    public private(set) var httpAPIURL: String?
 
     /// - Parameters:
     ///   - users: the pool's first users.
@@ -54,6 +57,11 @@ public actor LocalUserPool {
         }
         self.users = UserDirectory(users)
         sessions = SessionStore(lifetime: settings.sessionLifetime)
+    }
+
+    /// Records where the HTTP API in front of the function listens, for the sign-in page.
+    public func setHTTPAPIURL(_ url: String) {
+        httpAPIURL = url
     }
 
     /// Answers one request: `operation` is the part of `X-Amz-Target` after the dot.

@@ -130,6 +130,7 @@ struct Pool: AsyncParsableCommand {
                     await endpoint.shutdown()
                     throw .usage("cannot serve the HTTP API on \(host): \(error)")
                 }
+                await pool.setHTTPAPIURL(apiURL)
                 console.output("Listening on \(poolURL)")
                 console.output("HTTP API on \(apiURL)")
                 console.diagnostics("""

@@ -18,6 +18,7 @@ selenium = pytest.importorskip("selenium", reason="selenium is not installed (.c
 from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import TimeoutException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 PASSWORD = "Correct-Horse-9"
@@ -162,8 +163,10 @@ def test_page_is_served_with_a_strict_policy(pools):
         html = response.read().decode()
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "default-src 'none'" in policy
     assert "<script>" not in html and "style=" not in html, "no inline script or style"
+    assert f"connect-src 'self' {pool.api_url} " in policy, "the page may call the HTTP API, and nothing else new"
     with urllib.request.urlopen(f"{pool.url}/page/pool.json") as response:
-        assert json.load(response)["userPoolId"] == POOL_ID
+        config = json.load(response)
+    assert config["userPoolId"] == POOL_ID and config["apiUrl"] == pool.api_url
 
 
 def test_email_code_sign_in_and_sign_out(pools, browser, request):
@@ -319,4 +322,193 @@ def test_password_then_the_channel_picked(pools, browser, request):
     assert last_message(pool)["channel"] == "sms"
     enter_code(browser, code)
     assert_signed_in(browser, pool)
+    screenshot(browser, request)
+
+
+def wait_for_status(browser, text, timeout=20):
+    try:
+        WebDriverWait(browser, timeout).until(lambda b: text in status_text(b))
+    except TimeoutException:
+        raise AssertionError(f"the status never said {text!r}: {status_text(browser)!r}")
+
+
+def test_an_expired_code(pools, browser, request):
+    """CODE_TTL_SECONDS=30 (the least): the right code typed after the time the challenge gave ends the sign-in."""
+    pool = pools("bootstrap", env={"CODE_TTL_SECONDS": "30"})
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser)
+    wait_for_state(browser, "code")
+    assert "It is valid for 1 minute." in status_text(browser)
+    code = wait_for_code(pool, before)
+    time.sleep(31)
+    enter_code(browser, code)
+    wait_for_state(browser, "expired")
+    assert status_text(browser) == "The code has expired. Start again to get a new one."
+    assert browser.find_element(By.ID, "start-again").is_displayed()
+    screenshot(browser, request)
+
+
+def test_a_throttled_user_sees_the_same_words(pools, browser, request):
+    """Past MAX_SENDS_PER_WINDOW the triggers send nothing and answer with a challenge that looks like any other and
+    never verifies: the page says what it says to everyone (the same words as for an unknown user), and the code
+    from before is wrong."""
+    pool = pools("bootstrap", env={"MAX_SENDS_PER_WINDOW": "1", "RESEND_AFTER_SECONDS": "0"})
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser)
+    wait_for_state(browser, "code")
+    first_status = status_text(browser)
+    first_code = wait_for_code(pool, before)
+    browser.find_element(By.ID, "start-again").click()
+    wait_for_state(browser, "start")
+    start(browser)
+    wait_for_state(browser, "code")
+    assert status_text(browser) == first_status
+    time.sleep(1)
+    assert len(pool.codes()) == before + 1, "nothing is sent past the limit"
+    enter_code(browser, first_code)
+    wait_for_state(browser, "wrong-code")
+    assert status_text(browser) == "Wrong code. 2 attempts left."
+    assert "MAX_SENDS_PER_WINDOW=1" in pool.log_text()
+    screenshot(browser, request)
+
+
+@pytest.fixture
+def authenticator(browser):
+    """A DevTools virtual authenticator like a laptop's: CTAP2, built in, resident keys, user verification."""
+    options = VirtualAuthenticatorOptions(
+        protocol=Protocol.CTAP2, transport=Transport.INTERNAL, has_resident_key=True, has_user_verification=True,
+        is_user_consenting=True, is_user_verified=True)
+    browser.add_virtual_authenticator(options)
+    yield browser
+    browser.remove_virtual_authenticator()
+
+
+def open_page_for_passkeys(browser, pool):
+    """The page at http://localhost:PORT/, an origin the local passkey settings allow (an IP is never an RP ID)."""
+    browser.get(pool.url.replace("127.0.0.1", "localhost") + "/")
+    wait_for_state(browser, "start")
+
+
+def passkeys_listed(browser):
+    WebDriverWait(browser, 20).until(lambda b: b.find_element(By.ID, "passkeys").get_attribute("data-state") in ("ready", "error"))
+    assert browser.find_element(By.ID, "passkeys").get_attribute("data-state") == "ready", status_text(browser)
+    return [item.find_element(By.CLASS_NAME, "passkey-name").text
+            for item in browser.find_elements(By.CSS_SELECTOR, "#passkey-list li")]
+
+
+def choose(browser, label):
+    wait_for_state(browser, "choose-method")
+    buttons = {button.text: button for button in browser.find_elements(By.CSS_SELECTOR, "#methods button")}
+    assert sorted(buttons) == ["Email me a code", "Use a passkey"]
+    buttons[label].click()
+
+
+def test_passkeys_register_sign_in_rename_and_delete(pools, authenticator, request):
+    browser = authenticator
+    pool = pools("bootstrap", flow="passkey-or-email-code")
+    open_page_for_passkeys(browser, pool)
+    assert browser.find_element(By.ID, "username").get_attribute("autocomplete") == "username webauthn"
+    before = len(pool.codes())
+    start(browser)
+    choose(browser, "Email me a code")
+    wait_for_state(browser, "code")
+    enter_code(browser, wait_for_code(pool, before))
+    assert_signed_in(browser, pool)
+    assert passkeys_listed(browser) == []
+
+    fill(browser, "passkey-name", "Test laptop")
+    submit(browser, "register-form")
+    wait_for_status(browser, "Passkey “Test laptop” added.")
+    assert passkeys_listed(browser) == ["Test laptop"]
+    stored = browser.get_credentials()
+    assert len(stored) == 1 and stored[0].is_resident_credential
+    listed_id = browser.find_element(By.CSS_SELECTOR, "#passkey-list li").get_attribute("data-id")
+    assert listed_id == stored[0].id.rstrip("="), "the API lists the credential the authenticator made"
+
+    browser.find_element(By.CSS_SELECTOR, "#passkey-list li button[aria-label='Rename Test laptop']").click()
+    fill(browser, "rename-name", "Work laptop")
+    submit(browser, "rename-form")
+    wait_for_status(browser, "Passkey renamed to “Work laptop”.")
+    assert passkeys_listed(browser) == ["Work laptop"]
+    assert "last used never" in browser.find_element(By.CSS_SELECTOR, "#passkey-list li").text
+
+    submit(browser, "sign-out-form")
+    wait_for_state(browser, "signed-out")
+    codes_before_passkey = len(pool.codes())
+    start(browser)
+    choose(browser, "Use a passkey")
+    wait_for_state(browser, "passkey")
+    submit(browser, "passkey-form")
+    assert_signed_in(browser, pool)
+    assert len(pool.codes()) == codes_before_passkey, "the passkey alone signs in: no code is sent"
+    assert passkeys_listed(browser) == ["Work laptop"]
+    assert "last used never" not in browser.find_element(By.CSS_SELECTOR, "#passkey-list li").text
+    assert browser.get_credentials()[0].sign_count >= 1
+    screenshot(browser, request)
+    if os.environ.get("SIGN_IN_PAGE_DOCS_IMAGE"):
+        # docs/images/sign-in-page.png: SIGN_IN_PAGE_DOCS_IMAGE=docs/images/sign-in-page.png pytest -k passkeys_register
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 900, "height": 700, "deviceScaleFactor": 1, "mobile": False})
+        browser.execute_script("window.scrollTo(0, 0)")
+        browser.save_screenshot(os.environ["SIGN_IN_PAGE_DOCS_IMAGE"])
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    browser.find_element(By.CSS_SELECTOR, "#passkey-list li button[aria-label='Delete Work laptop']").click()
+    wait_for_status(browser, "Passkey “Work laptop” deleted.")
+    assert passkeys_listed(browser) == []
+    screenshot_name = OUTPUT / f"{request.node.name}-deleted.png"
+    browser.save_screenshot(str(screenshot_name))
+
+
+def test_passkeys_without_the_browsers_json_helpers(pools, authenticator, request):
+    """passkeys.js's base64url fallback, for browsers without parse*OptionsFromJSON and toJSON(): the same
+    registration and sign-in work with them removed."""
+    browser = authenticator
+    pool = pools("bootstrap", flow="passkey-or-email-code")
+    open_page_for_passkeys(browser, pool)
+    browser.execute_script(
+        "delete PublicKeyCredential.parseCreationOptionsFromJSON; delete PublicKeyCredential.parseRequestOptionsFromJSON;"
+        "delete PublicKeyCredential.prototype.toJSON;")
+    assert browser.execute_script("return 'toJSON' in PublicKeyCredential.prototype || !!PublicKeyCredential.parseRequestOptionsFromJSON") is False
+    before = len(pool.codes())
+    start(browser)
+    choose(browser, "Email me a code")
+    wait_for_state(browser, "code")
+    enter_code(browser, wait_for_code(pool, before))
+    assert_signed_in(browser, pool)
+    fill(browser, "passkey-name", "Old browser")
+    submit(browser, "register-form")
+    wait_for_status(browser, "Passkey “Old browser” added.")
+    submit(browser, "sign-out-form")
+    wait_for_state(browser, "signed-out")
+    start(browser)
+    choose(browser, "Use a passkey")
+    wait_for_state(browser, "passkey")
+    submit(browser, "passkey-form")
+    assert_signed_in(browser, pool)
+    assert "Old browser" in passkeys_listed(browser)
+    screenshot(browser, request)
+    browser.find_element(By.CSS_SELECTOR, "#passkey-list li button[aria-label='Delete Old browser']").click()
+    wait_for_status(browser, "Passkey “Old browser” deleted.")
+    assert "Old browser" not in passkeys_listed(browser)
+
+
+@pytest.mark.parametrize("user", ["jane", "nobody"])
+def test_passkey_sign_in_without_a_passkey(pools, authenticator, request, user):
+    """A real user without passkeys and an unknown user get decoy credentials: the authenticator holds none of them,
+    so the ceremony ends unanswered (a person would cancel the browser's dialog; here it times out after
+    PASSKEY_TIMEOUT_MS, the least allowed), and the page says the same to both."""
+    browser = authenticator
+    pool = pools("bootstrap", flow="passkey", env={"PASSKEY_TIMEOUT_MS": "10000"})
+    open_page_for_passkeys(browser, pool)
+    start(browser, user=user)
+    wait_for_state(browser, "passkey")
+    submit(browser, "passkey-form")
+    wait_for_state(browser, "passkey-failed", timeout=40)
+    assert status_text(browser) == (
+        "No passkey signed you in: it was cancelled, or this device has no passkey for this user. "
+        "Try again, or start again to choose another way.")
+    assert browser.find_element(By.ID, "start-again").is_displayed()
     screenshot(browser, request)

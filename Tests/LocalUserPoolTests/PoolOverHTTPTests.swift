@@ -130,7 +130,7 @@ struct PoolOverHTTPTests {
             #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
             #expect(page.header("Referrer-Policy") == "no-referrer")
             #expect(String(decoding: page.body, as: UTF8.self).contains("<script type=\"module\" src=\"/page/app.js\">"))
-            for module in ["app.js", "cognito.js", "srp.js", "captcha.js"] {
+            for module in ["app.js", "cognito.js", "srp.js", "captcha.js", "passkeys.js"] {
                 let script = try await harness.get("/page/\(module)")
                 #expect(script.status == 200 && script.header("Content-Type") == "text/javascript; charset=utf-8")
             }
@@ -138,6 +138,20 @@ struct PoolOverHTTPTests {
             #expect(config?["clientId"]?.stringValue == Self.clientId)
             #expect(try await harness.get("/page/secret.txt").status == 404)
             #expect(try await harness.get("/page/../Package.swift").status == 404)
+        }
+    }
+
+    @Test("once the HTTP API listens, pool.json gives the page its URL and the policy lets the page call it")
+    func signInPageLearnsTheHTTPAPI() async throws {
+        try await PoolHarness.run { harness in
+            let before = try JSONValue(parsing: try await harness.get("/page/pool.json").body).objectValue
+            #expect(before?["apiUrl"] == .null)
+            #expect(try await harness.get("/").header("Content-Security-Policy")?.contains("127.0.0.1:9231") == false)
+            await harness.pool.setHTTPAPIURL("http://127.0.0.1:9231")
+            let after = try JSONValue(parsing: try await harness.get("/page/pool.json").body).objectValue
+            #expect(after?["apiUrl"]?.stringValue == "http://127.0.0.1:9231")
+            let policy = try await harness.get("/").header("Content-Security-Policy") ?? ""
+            #expect(policy.contains("connect-src 'self' http://127.0.0.1:9231 https://"))
         }
     }
 }

@@ -1,13 +1,15 @@
-// The sign-in page: CUSTOM_AUTH against the pool's Cognito JSON API, one form per challenge kind. Tokens live in
-// this module's memory only; a pending magic-link sign-in (user name and Cognito session, no tokens) is kept in
-// localStorage so that the link, opened in another tab, can finish it.
+// The sign-in page: CUSTOM_AUTH against the pool's Cognito JSON API, one form per challenge kind, and after sign-in
+// the user's passkeys through the passkey API (its URL comes in pool.json). Tokens live in this module's memory
+// only; a pending magic-link sign-in (user name and Cognito session, no tokens) is kept in localStorage so that the
+// link, opened in another tab, can finish it.
 import { CognitoClient, CognitoError, decodeClaims } from "./cognito.js";
 import { SRPClient } from "./srp.js";
 import { renderWidget } from "./captcha.js";
+import { PasskeyAPI, passkeyAnswer } from "./passkeys.js";
 
 const $ = (id) => document.getElementById(id);
 const PENDING_LINK = "signin.pendingMagicLink";
-const SECTIONS = ["start-form", "code-form", "captcha-form", "link-sent", "link-form", "signed-in"];
+const SECTIONS = ["start-form", "method-form", "passkey-form", "code-form", "captcha-form", "link-sent", "link-form", "signed-in"];
 
 const MESSAGES = {
   wrongPassword: "Incorrect user name or password.",
@@ -17,6 +19,17 @@ const MESSAGES = {
   codeExpired: "The code has expired. Start again to get a new one.",
   throttled: "Too many sign-in attempts. Wait a few minutes, then try again.",
   linkFailed: "This sign-in link cannot be used (it expired, was used, or a newer one was sent). Start again.",
+  passkeyFailed: "No passkey signed you in: it was cancelled, or this device has no passkey for this user. Try again, or start again to choose another way.",
+  passkeyRefused: "The passkey was not accepted.",
+};
+
+/** What the METHOD_CHOICE buttons say, by step name. */
+const METHOD_LABELS = {
+  passkey: "Use a passkey",
+  "email-code": "Email me a code",
+  "sms-code": "Text me a code",
+  "email-or-sms-code": "Send me a code",
+  "magic-link": "Email me a sign-in link",
 };
 
 let config;
@@ -26,6 +39,8 @@ let flow = null;
 /** { IdToken, AccessToken, RefreshToken } after sign-in; memory only. */
 let tokens = null;
 let captchaToken = null;
+/** The passkey API for the signed-in user, or null. */
+let passkeyAPI = null;
 
 function show(section, state) {
   for (const id of SECTIONS) $(id).hidden = id !== section;
@@ -74,6 +89,25 @@ async function handle(result, previous) {
     Number(parameters.attemptsLeft) < Number(previous.attemptsLeft);
   flow.expiresAt = parameters.expiresInSeconds ? Date.now() + Number(parameters.expiresInSeconds) * 1000 : null;
   switch (parameters.challenge) {
+    case "METHOD_CHOICE": {
+      const buttons = (parameters.methods ?? "").split(",").filter(Boolean).map((method) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.value = method;
+        button.textContent = METHOD_LABELS[method] ?? method;
+        button.addEventListener("click", () => chooseMethod(method));
+        return button;
+      });
+      $("methods").replaceChildren($("methods").querySelector("legend"), ...buttons);
+      status(wrong ? "That choice was not accepted; choose again." : "Choose how to sign in.", wrong ? "error" : "");
+      return show("method-form", "choose-method");
+    }
+    case "PASSKEY": {
+      status(wrong
+        ? `${MESSAGES.passkeyRefused} ${attempts(parameters.attemptsLeft)}.`
+        : "Use your passkey to sign in.", wrong ? "error" : "");
+      return show("passkey-form", wrong ? "wrong-passkey" : "passkey");
+    }
     case "EMAIL_CODE":
     case "SMS_CODE":
     case "CODE": {
@@ -117,9 +151,9 @@ async function handle(result, previous) {
 }
 
 /** Answers the current challenge; a wrong answer comes back as the same challenge with fewer attempts left. */
-async function answer(responses) {
+async function answer(responses, metadata = {}) {
   const previous = flow.parameters;
-  const clientMetadata = { channel: flow.channel };
+  const clientMetadata = { channel: flow.channel, ...metadata };
   try {
     const result = await client.respond(flow.challengeName, flow.session, { USERNAME: flow.userName, ...responses }, clientMetadata);
     await handle(result, previous);
@@ -137,6 +171,7 @@ function explain(error, previous) {
     if (flow?.challengeName === "PASSWORD_VERIFIER") return fail(MESSAGES.wrongPassword, "wrong-password");
     if (previous?.challenge === "MAGIC_LINK") return fail(MESSAGES.linkFailed, "failed");
     if (previous?.attemptsLeft === "1") return fail(MESSAGES.tooManyAttempts, "too-many-attempts");
+    if (previous?.challenge === "PASSKEY") return fail(`${MESSAGES.passkeyRefused} Start again.`, "failed");
     return fail(MESSAGES.notAccepted);
   }
   return fail(`Sign-in failed: ${error.message}`);
@@ -179,6 +214,31 @@ async function submitCode(event) {
   if (flow.expiresAt && Date.now() > flow.expiresAt) return fail(MESSAGES.codeExpired, "expired");
   status("Checking the code…");
   await answer({ ANSWER: code });
+}
+
+/** Answers METHOD_CHOICE: the name as the answer, and the same name as ClientMetadata `method` for the next Create. */
+async function chooseMethod(method) {
+  status("One moment…");
+  for (const button of $("methods").querySelectorAll("button")) button.disabled = true;
+  await answer({ ANSWER: method }, { method });
+}
+
+async function submitPasskey(event) {
+  event.preventDefault();
+  status("Waiting for your passkey…");
+  let response;
+  try {
+    response = await passkeyAnswer(flow.parameters.options);
+  } catch (error) {
+    // Cancelled, timed out, or no passkey here matches: the same for every user name, known or not.
+    console.warn(`navigator.credentials.get: ${error.name}: ${error.message}`);
+    status(MESSAGES.passkeyFailed, "error");
+    $("again-box").hidden = false;
+    document.body.dataset.state = "passkey-failed";
+    return;
+  }
+  status("Checking the passkey…");
+  await answer({ ANSWER: response });
 }
 
 async function submitCaptcha(event) {
@@ -254,6 +314,112 @@ async function signedIn(result) {
   $("claims").tBodies[0].replaceChildren(...rows);
   status("You are signed in.", "ok");
   show("signed-in", "signed-in");
+  passkeyAPI = config.apiUrl ? new PasskeyAPI(config.apiUrl, tokens.AccessToken) : null;
+  await listPasskeys();
+}
+
+// The passkeys panel: register, list, rename and delete through the passkey API, with the access token.
+
+const when = (seconds) => (seconds ? new Date(seconds * 1000).toLocaleString() : "never");
+
+async function listPasskeys() {
+  const panel = $("passkeys");
+  panel.hidden = !passkeyAPI;
+  if (!passkeyAPI) return;
+  panel.dataset.state = "loading";
+  try {
+    const passkeys = await passkeyAPI.list();
+    $("passkey-list").replaceChildren(...passkeys.map(passkeyItem));
+    $("passkeys-note").textContent = passkeys.length
+      ? "Passkeys that sign you in:"
+      : "No passkeys yet. Add one to sign in next time without a code.";
+    panel.dataset.state = "ready";
+  } catch (error) {
+    panel.dataset.state = "error";
+    status(`The passkeys could not be listed: ${error.message}`, "error");
+  }
+}
+
+function passkeyItem(passkey) {
+  const item = document.createElement("li");
+  item.dataset.id = passkey.id;
+  const name = document.createElement("strong");
+  name.className = "passkey-name";
+  name.textContent = passkey.name;
+  const details = document.createElement("span");
+  details.className = "hint";
+  details.textContent = ` added ${when(passkey.createdAt)} · last used ${when(passkey.lastUsedAt)}`;
+  const rename = document.createElement("button");
+  rename.type = "button";
+  rename.className = "link";
+  rename.textContent = "Rename";
+  rename.setAttribute("aria-label", `Rename ${passkey.name}`);
+  rename.addEventListener("click", () => startRename(passkey));
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "link";
+  remove.textContent = "Delete";
+  remove.setAttribute("aria-label", `Delete ${passkey.name}`);
+  remove.addEventListener("click", () => deletePasskey(passkey));
+  item.append(name, details, " ", rename, " ", remove);
+  return item;
+}
+
+async function registerPasskey(event) {
+  event.preventDefault();
+  const name = $("passkey-name").value.trim();
+  status("Follow your browser's prompts to create the passkey…");
+  try {
+    const passkey = await passkeyAPI.register(name);
+    $("passkey-name").value = "";
+    status(`Passkey “${passkey.name}” added.`, "ok");
+  } catch (error) {
+    const text = error.name === "InvalidStateError" ? "This device already holds a passkey for you."
+      : error.name === "NotAllowedError" ? "No passkey was created (cancelled or timed out)."
+      : error.message;
+    status(`The passkey was not added: ${text}`, "error");
+  }
+  await listPasskeys();
+}
+
+let renaming = null;
+
+function startRename(passkey) {
+  renaming = passkey;
+  $("rename-label").textContent = `New name for “${passkey.name}”`;
+  $("rename-name").value = passkey.name;
+  $("rename-form").hidden = false;
+  $("rename-name").focus();
+}
+
+function endRename() {
+  renaming = null;
+  $("rename-form").hidden = true;
+}
+
+async function submitRename(event) {
+  event.preventDefault();
+  const name = $("rename-name").value.trim();
+  if (!name) return status("Enter a name.", "error");
+  try {
+    const passkey = await passkeyAPI.rename(renaming.id, name);
+    status(`Passkey renamed to “${passkey.name}”.`, "ok");
+    endRename();
+  } catch (error) {
+    status(`The passkey was not renamed: ${error.message}`, "error");
+  }
+  await listPasskeys();
+}
+
+async function deletePasskey(passkey) {
+  try {
+    await passkeyAPI.remove(passkey.id);
+    status(`Passkey “${passkey.name}” deleted. Also remove it from your device or password manager.`, "ok");
+  } catch (error) {
+    status(`The passkey was not deleted: ${error.message}`, "error");
+  }
+  endRename();
+  await listPasskeys();
 }
 
 async function signOut(event) {
@@ -265,6 +431,9 @@ async function signOut(event) {
     status(`Signed out here, but the pool did not revoke the token: ${error.message}`, "error");
   }
   tokens = null;
+  passkeyAPI = null;
+  endRename();
+  $("passkey-list").replaceChildren();
   $("claims").tBodies[0].replaceChildren();
   show("start-form", "signed-out");
 }
@@ -282,6 +451,10 @@ async function main() {
   $("start-form").addEventListener("submit", start);
   $("code-form").addEventListener("submit", submitCode);
   $("captcha-form").addEventListener("submit", submitCaptcha);
+  $("passkey-form").addEventListener("submit", submitPasskey);
+  $("register-form").addEventListener("submit", registerPasskey);
+  $("rename-form").addEventListener("submit", submitRename);
+  $("rename-cancel").addEventListener("click", endRename);
   $("sign-out-form").addEventListener("submit", signOut);
   $("start-again").addEventListener("click", startAgain);
   const token = takeLinkToken();

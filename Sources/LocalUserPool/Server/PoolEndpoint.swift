@@ -81,7 +81,7 @@ public final class PoolEndpoint: Sendable {
     ) async -> PoolHTTPAnswer {
         let path = String(request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
         let poolId = pool.settings.userPoolId
-        if request.method == .GET, let page = SignInPage.answer(path: path, settings: pool.settings) {
+        if request.method == .GET, let page = SignInPage.answer(path: path, settings: pool.settings, apiURL: await pool.httpAPIURL) {
             return page
         }
         switch (request.method, path) {
