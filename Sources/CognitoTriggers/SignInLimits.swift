@@ -92,10 +92,11 @@ struct SignInLimiter {
     /// The records this process saw last, so that a decision usually costs one conditional write and no read.
     let seen = SeenRecords()
     /// The most conditional writes one decision makes before giving up; each lost one returns the winning record.
-    static let maximumAttempts = 10
+    /// Forty answers to one user at once from eight functions all get decided within it (a test holds it to that).
+    static let maximumAttempts = 16
     /// The longest pause before trying again after a lost write; pauses are random up to a bound that doubles with
     /// each loss, so that writers who met once do not meet again in step.
-    static let longestBackoffMilliseconds: Int64 = 64
+    static let longestBackoffMilliseconds: Int64 = 128
 
     /// The name of a user's record: by `sub` for a real user (so that user names differing only in case, in a
     /// case-sensitive pool, never share one), by the lower-cased name for an unknown one (who has no `sub`).
