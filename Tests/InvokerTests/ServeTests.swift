@@ -53,7 +53,7 @@ final class ServeProcess: @unchecked Sendable {
     /// POSTs `body` to `path` with libcurl and returns the answer.
     func post(_ body: [UInt8], path: String = "/2015-03-31/functions/function/invocations") throws -> HTTPResponse {
         try CurlSession().perform(
-            HTTPRequest(method: .post, url: "http://\(address)\(path)", body: body, totalTimeout: .seconds(15)))
+            HTTPRequest(method: .post, url: "http://\(address)\(path)", body: body, totalTimeout: .seconds(90)))
     }
 }
 

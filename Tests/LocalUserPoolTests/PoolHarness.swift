@@ -66,13 +66,13 @@ final class PoolHarness: Sendable {
                 HTTPHeader("X-Amz-Target", "AWSCognitoIdentityProviderService.\(operation)"),
                 HTTPHeader("Content-Type", "application/x-amz-json-1.1"),
             ],
-            body: body.serialized(), totalTimeout: .seconds(20)))
+            body: body.serialized(), totalTimeout: .seconds(90)))
         return (response.status, try JSONValue(parsing: response.body).objectValue ?? JSONObject(), response.header("x-amzn-ErrorType"))
     }
 
     /// A GET of `path`.
     func get(_ path: String) async throws -> HTTPResponse {
-        try await post(HTTPRequest(method: .get, url: baseURL + path, totalTimeout: .seconds(20)))
+        try await post(HTTPRequest(method: .get, url: baseURL + path, totalTimeout: .seconds(90)))
     }
 
     /// The newest code delivered to `userName`.
@@ -82,7 +82,8 @@ final class PoolHarness: Sendable {
             .last { $0?["userName"]?.stringValue == userName }??["code"]?.stringValue
     }
 
-    /// libcurl blocks, so it runs off the cooperative pool, which the pool itself needs meanwhile.
+    /// libcurl blocks, so it runs off the cooperative pool, which the pool itself needs meanwhile. The budget is long:
+    /// when the whole suite starts, every cooperative thread can be busy for a while, and the pool answers only after.
     private func post(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
