@@ -90,8 +90,10 @@ struct OwnStepsCommandTests {
         defer { scratch.remove() }
         let bootstrap = try #require(TOTPExample.bootstrap)
         let users = try TOTPExample.usersTable(in: scratch)
+        // Both commands at one frozen time: on a loaded machine the second may start more than a TOTP step later.
+        let now = String(Int(Date().timeIntervalSince1970))
         let generated = try await Self.cognitoLocal([
-            "generate-event", "--trigger", "verify", "--bootstrap", bootstrap, "--flow", "totp", "--users", users,
+            "generate-event", "--trigger", "verify", "--bootstrap", bootstrap, "--flow", "totp", "--users", users, "--now", now,
         ], scratch: scratch)
         #expect(generated.status == 0, "\(generated.stderr)")
         #expect(generated.stdout.contains(#""triggerSource" : "VerifyAuthChallengeResponse_Authentication""#) || generated.stdout.contains("VerifyAuthChallengeResponse_Authentication"))
@@ -99,7 +101,7 @@ struct OwnStepsCommandTests {
         let code = String(line.dropFirst("right answer: ".count).prefix(6))
         #expect(code.count == 6 && code.allSatisfy(\.isNumber))
         let signedIn = try await Self.cognitoLocal([
-            "sign-in", "--bootstrap", bootstrap, "--flow", "totp", "--users", users, "--answers", code,
+            "sign-in", "--bootstrap", bootstrap, "--flow", "totp", "--users", users, "--answers", code, "--now", now,
         ], scratch: scratch)
         #expect(signedIn.status == 0, "\(signedIn.stdout)\n\(signedIn.stderr)")
         #expect(signedIn.stdout.contains("Signed in as jane"))
