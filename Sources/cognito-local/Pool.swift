@@ -31,7 +31,7 @@ struct Pool: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     var port = 9229
 
-    @Option(name: .customLong("api-port"), help: ArgumentHelp("The port of the HTTP API in front of the function (the passkey routes, as API Gateway with a JWT authorizer of this pool serves them); by default the pool's port + 1, or a free one with --port 0.", valueName: "port"))
+    @Option(name: .customLong("api-port"), help: ArgumentHelp("The port of the HTTP API in front of the function (the passkey routes, as API Gateway with a JWT authorizer of this pool serves them); by default the pool's port + 1 when it is free, else a free one.", valueName: "port"))
     var apiPort: Int?
 
     @Option(help: ArgumentHelp("A JSON user table: [{\"userName\", \"password\", \"email\", \"phoneNumber\", \"attributes\": {\"custom:…\": …}}] (default: jane / Correct-Horse-9).", valueName: "file"))
@@ -125,7 +125,17 @@ struct Pool: AsyncParsableCommand {
                 }
                 let apiURL: String
                 do {
-                    apiURL = try await api.start(host: host, port: apiPort ?? (self.port == 0 ? 0 : port + 1), pool: pool)
+                    if let apiPort {
+                        apiURL = try await api.start(host: host, port: apiPort, pool: pool)
+                    } else {
+                        // The next port when it is free, else any free one (the second line of output names it).
+                        let next = self.port == 0 ? 0 : port + 1
+                        do {
+                            apiURL = try await api.start(host: host, port: next, pool: pool)
+                        } catch where next != 0 {
+                            apiURL = try await api.start(host: host, port: 0, pool: pool)
+                        }
+                    }
                 } catch {
                     await endpoint.shutdown()
                     throw .usage("cannot serve the HTTP API on \(host): \(error)")
