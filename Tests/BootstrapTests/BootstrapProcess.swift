@@ -38,7 +38,9 @@ final class BootstrapProcess: @unchecked Sendable {
     var processIdentifier: Int32 { process.processIdentifier }
 
     /// Waits up to `limit` for the process to end; its exit status, or nil (and the process killed) if it did not.
-    func exitStatus(within limit: Duration = .seconds(5)) async throws -> Int32? {
+    /// The default is long because a bootstrap that was told to stop may still be waiting for an in-process Runtime API
+    /// emulator to answer its last POST, and when the whole suite starts every cooperative thread can be busy.
+    func exitStatus(within limit: Duration = .seconds(60)) async throws -> Int32? {
         let deadline = ContinuousClock.now + limit
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
