@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The modules, and what each one is for, are listed in docs/architecture.md (the one list; a test checks it
-// against this file).
+// against this file). Each module's folder sits under Sources/ in the folder of its layer (`sourceLayers`, at the end).
 let package = Package(
     name: "cognito-challenge-runtime",
     platforms: [.macOS(.v15)],
@@ -227,11 +227,37 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+/// The folders under `Sources/` that show the architecture: what ships in `bootstrap` (its pure core, the effects, and
+/// their assembly), the development tools, and the testing kit.
+let sourceLayers: KeyValuePairs<String, [String]> = [
+    "Function/Core": [
+        "PosixLock", "LosslessJSON", "PlainText", "CognitoEvents", "ChallengeCrypto", "MagicLinkToken", "ChallengeFlows",
+        "SMSChallenge", "MagicLinkChallenge", "WebAuthn", "PasskeyChallenge",
+    ],
+    "Function/Effects": [
+        "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSSigV4", "AWSClient", "EmailDelivery", "SMSDelivery",
+        "ParameterStore", "ChallengeStateStore", "CaptchaVerification", "PasskeyRegistrationAPI",
+    ],
+    "Function/Assembly": ["CognitoTriggers", "CognitoLambda", "bootstrap"],
+    "Tools": [
+        "RuntimeAPIEmulator", "LocalHTTPServer", "Invoker", "EventCorpus", "CognitoTokens", "CognitoSRP", "LocalUserPool",
+        "cognito-local", "runtime-benchmark", "echo-bootstrap",
+    ],
+    "TestingKit": ["CognitoChallengeTesting", "SoftwareAuthenticator"],
+]
+
+for target in package.targets where target.type != .test && target.path == nil {
+    guard let layer = sourceLayers.first(where: { $0.value.contains(target.name) })?.key else {
+        fatalError("Package.swift: put the module \(target.name) in one of the folders of sourceLayers")
+    }
+    target.path = "Sources/\(layer)/\(target.name)"
+}
+
 /// Release links of `bootstrap` on Linux put the functions a sign-in runs next to each other (lld with the list in
-/// `Sources/bootstrap/symbol-order.txt`, which `Deploy/symbol-order.sh` regenerates), so that the pages the kernel maps
+/// `Sources/Function/Assembly/bootstrap/symbol-order.txt`, which `Deploy/symbol-order.sh` regenerates), so that the pages the kernel maps
 /// around them hold code that runs rather than its unused neighbours: about 1.4 MiB less resident memory, and fewer
 /// pages read on a cold start. Names the list holds that the code no longer has are ignored.
 var bootstrapLinkOrder: [String] {
-    let orderFile = String(#filePath.dropLast("Package.swift".count)) + "Sources/bootstrap/symbol-order.txt"
+    let orderFile = String(#filePath.dropLast("Package.swift".count)) + "Sources/Function/Assembly/bootstrap/symbol-order.txt"
     return ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(orderFile)", "-Xlinker", "--no-warn-symbol-ordering"]
 }

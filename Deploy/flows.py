@@ -20,7 +20,7 @@ import sys
 NAME = r"[a-z][a-z0-9-]*"
 CHOICE = rf"{NAME}(\|{NAME})*"
 FLOW_PATTERN = rf"^{CHOICE}(\+{CHOICE})*$"
-# The flows with names of their own and the steps each stands for: SignInFlow.namedFlows (Sources/ChallengeFlows/
+# The flows with names of their own and the steps each stands for: SignInFlow.namedFlows (Sources/Function/Core/ChallengeFlows/
 # SignInFlow.swift; Tests/DeployTests/test_bootstrap_flows.py fails when the two differ).
 NAMED_FLOWS = {"email-code": "email-code", "srp-email-code": "srp+email-code", "captcha": "captcha",
                "captcha-email-code": "captcha+email-code", "passkey-or-email-code": "passkey|email-code"}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates Sources/bootstrap/symbol-order.txt: the bootstrap's functions that a warm sign-in runs, which release
+# Regenerates Sources/Function/Assembly/bootstrap/symbol-order.txt: the bootstrap's functions that a warm sign-in runs, which release
 # links on Linux place next to each other (Package.swift, `bootstrapLinkOrder`). Run it after changes that move
 # the code a sign-in runs; a stale list still links (unknown names are skipped), only with less of the gain.
 #
@@ -13,7 +13,7 @@ deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$deploy_dir/common.sh"
 repo_dir=$(dirname "$deploy_dir")
-order_file=$repo_dir/Sources/bootstrap/symbol-order.txt
+order_file=$repo_dir/Sources/Function/Assembly/bootstrap/symbol-order.txt
 
 install_missing_packages valgrind
 log "swift build -c release --static-swift-stdlib"

@@ -83,7 +83,7 @@ def test_a_file_that_is_no_registry_is_refused(tmp_path):
 
 
 def test_the_named_flows_are_those_of_the_swift_code():
-    source = (REPO / "Sources/ChallengeFlows/SignInFlow.swift").read_text(encoding="utf-8")
+    source = (REPO / "Sources/Function/Core/ChallengeFlows/SignInFlow.swift").read_text(encoding="utf-8")
     block = re.search(r"namedFlows: \[\(name: String, specification: String\)\] = \[(.*?)\n    \]", source, re.S).group(1)
     named = dict(re.findall(r'\("([^"]+)", "([^"]+)"\)', block))
     from flows import NAMED_FLOWS

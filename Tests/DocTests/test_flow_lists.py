@@ -9,7 +9,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def offered_flows():
-    named = re.search(r"namedFlows[^=]*=\s*\[(.*?)\]", (ROOT / "Sources/ChallengeFlows/SignInFlow.swift").read_text(), re.S)
+    named = re.search(r"namedFlows[^=]*=\s*\[(.*?)\]", (ROOT / "Sources/Function/Core/ChallengeFlows/SignInFlow.swift").read_text(), re.S)
     assert named, "SignInFlow.namedFlows was not found"
     flows = set(re.findall(r'\(\s*"([^"]+)"\s*,', named.group(1)))
     for source in (ROOT / "Sources").rglob("*.swift"):
@@ -35,7 +35,7 @@ def test_the_readme_table_lists_every_flow():
 
 
 def test_the_flow_option_help_lists_every_flow():
-    options = (ROOT / "Sources/cognito-local/Options.swift").read_text()
+    options = (ROOT / "Sources/Tools/cognito-local/Options.swift").read_text()
     help_text = re.search(r'ArgumentHelp\("The sign-in flow \(CHALLENGE_FLOW\):[^"]*"', options)
     assert help_text, "cognito-local's --flow help was not found"
     assert not missing(offered_flows(), help_text.group(0)), "cognito-local's --flow help leaves out flows"

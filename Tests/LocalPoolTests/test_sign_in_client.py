@@ -38,7 +38,7 @@ else:
 
 def embedded_catalog():
     """{imageURL: answer} of cognito-local's embedded CAPTCHA catalog, read from LocalDefaults.swift."""
-    source = (ROOT / "Sources" / "Invoker" / "Configuration" / "LocalDefaults.swift").read_text()
+    source = (ROOT / "Sources" / "Tools" / "Invoker" / "Configuration" / "LocalDefaults.swift").read_text()
     template = re.search(r'imageURL: "([^"]*)\\\(\$0\.0\)([^"]*)"', source)
     pairs = re.findall(r'\("([0-9a-f]{16})", "([^"]+)"\)', source)
     if not template or not pairs:

@@ -26,8 +26,9 @@ let invocations = option("--invocations") ?? 2000
 let rounds = option("--rounds") ?? 5
 let soakInvocations = option("--soak")
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+// This file is Sources/Tools/runtime-benchmark/main.swift.
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("runtime-benchmark-\(getpid())")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
