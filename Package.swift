@@ -49,30 +49,31 @@ let package = Package(
         .target(name: "LosslessJSON"),
         .target(name: "PosixLock"),
         .target(name: "PlainText"),
+        .target(name: "Settings"),
         .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "PosixLock"]),
         .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
-        .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto"]),
+        .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Settings"]),
         .target(name: "MagicLinkToken", dependencies: ["PlainText", "ChallengeCrypto"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "WebAuthn", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "SoftwareAuthenticator", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
-        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON"]),
-        .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto"]),
+        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Settings"]),
+        .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto", "Settings"]),
         .target(name: "AWSClient", dependencies: ["AWSSigV4", "CurlHTTP", "PosixLock"]),
-        .target(name: "EmailDelivery", dependencies: ["PlainText", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "SMSDelivery", dependencies: ["PlainText", "ChallengeFlows", "EmailDelivery", "AWSSigV4", "AWSClient", "CurlHTTP"]),
+        .target(name: "EmailDelivery", dependencies: ["PlainText", "Settings", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "SMSDelivery", dependencies: ["PlainText", "Settings", "ChallengeFlows", "EmailDelivery", "AWSSigV4", "AWSClient", "CurlHTTP"]),
         .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
         .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
         .target(name: "PasskeyChallenge", dependencies: ["ChallengeFlows", "WebAuthn", "ChallengeCrypto", "LosslessJSON"]),
-        .target(name: "CaptchaVerification", dependencies: ["PlainText", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "CaptchaVerification", dependencies: ["PlainText", "Settings", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "Settings", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeStateStore", "WebAuthn"]),
-        .target(name: "ParameterStore", dependencies: ["AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "ParameterStore", dependencies: ["Settings", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
-            dependencies: ["CurlHTTP", "PlainText", "PosixLock",
+            dependencies: ["CurlHTTP", "PlainText", "PosixLock", "Settings",
                 "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
                 "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
                 "MagicLinkChallenge", "MagicLinkToken", "WebAuthn", "PasskeyChallenge",
@@ -158,12 +159,12 @@ let package = Package(
         .testTarget(name: "CognitoTokensTests", dependencies: ["PosixLock", "CognitoTokens", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
             name: "ChallengeFlowsTests",
-            dependencies: ["PosixLock", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
+            dependencies: ["Settings", "PosixLock", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
         ),
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
-                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
+                "Settings", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
                 "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
                 "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
             ]
@@ -175,7 +176,7 @@ let package = Package(
                 "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "EventCorpus", "PosixLock", "TestSupport",
             ]
         ),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Settings", "PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
             dependencies: [
@@ -188,20 +189,20 @@ let package = Package(
         .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "EmailDeliveryTests",
-            dependencies: ["EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            dependencies: ["Settings", "EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "SMSDeliveryTests",
-            dependencies: ["SMSDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            dependencies: ["Settings", "SMSDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "CaptchaVerificationTests",
-            dependencies: ["CaptchaVerification", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
+            dependencies: ["Settings", "CaptchaVerification", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
             exclude: ["Support/siteverify_standin.py"]
         ),
         .testTarget(
             name: "ChallengeStateStoreTests",
-            dependencies: ["PosixLock", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
+            dependencies: ["Settings", "PosixLock", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "PasskeyRegistrationAPITests",
@@ -210,7 +211,7 @@ let package = Package(
                 "PosixLock",
             ]
         ),
-        .testTarget(name: "ParameterStoreTests", dependencies: ["ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
+        .testTarget(name: "ParameterStoreTests", dependencies: ["Settings", "ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "InvokerTests", dependencies: ["PosixLock", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
         ),
@@ -231,7 +232,7 @@ let package = Package(
 /// their assembly), the development tools, and the testing kit.
 let sourceLayers: KeyValuePairs<String, [String]> = [
     "Function/Core": [
-        "PosixLock", "LosslessJSON", "PlainText", "CognitoEvents", "ChallengeCrypto", "MagicLinkToken", "ChallengeFlows",
+        "PosixLock", "LosslessJSON", "PlainText", "Settings", "CognitoEvents", "ChallengeCrypto", "MagicLinkToken", "ChallengeFlows",
         "SMSChallenge", "MagicLinkChallenge", "WebAuthn", "PasskeyChallenge",
     ],
     "Function/Effects": [

@@ -1,5 +1,6 @@
 import CaptchaVerification
 import CurlHTTP
+import Settings
 import Testing
 
 @Suite("CAPTCHA configuration from the environment")
@@ -103,15 +104,14 @@ struct ConfigurationTests {
             Issue.record("\(variable)=\(value ?? "unset") was accepted")
         } catch {
             #expect(error.variable == variable)
-            #expect("\(error)".hasPrefix("CAPTCHA configuration: \(variable) "))
-            #expect("\(error)".hasSuffix("."))
+            #expect("\(error)".hasPrefix("\(variable) "))
             #expect(!"\(error)".contains(Self.secret))
         }
     }
 
     @Test func aSecretPastedIntoAnotherVariableIsMasked() {
         let environment = Self.minimal.merging(["CAPTCHA_ENDPOINT": "https://user:\(Self.secret)@example.com/siteverify"]) { $1 }
-        #expect(throws: CaptchaConfigurationError(
+        #expect(throws: SettingError(
             variable: "CAPTCHA_ENDPOINT",
             problem: "is \"https://user:[secret]@example.com/siteverify\"; expected an http(s) URL such as https://host/siteverify")) {
             try CaptchaProviderConfiguration(environment: environment)
@@ -120,7 +120,7 @@ struct ConfigurationTests {
 
     @Test func actionIsRefusedForHCaptchaWhichReportsNone() {
         let environment = Self.minimal.merging(["CAPTCHA_PROVIDER": "hcaptcha", "CAPTCHA_ACTION": "login"]) { $1 }
-        #expect(throws: CaptchaConfigurationError(
+        #expect(throws: SettingError(
             variable: "CAPTCHA_ACTION", problem: "is \"login\", but hcaptcha reports no action to compare it with")) {
             try CaptchaProviderConfiguration(environment: environment)
         }
@@ -134,15 +134,15 @@ struct ConfigurationTests {
             environment: environment, secret: "0x4AAAAAAAFromParameterStore", secretVariable: "CAPTCHA_SECRET_PARAMETER")
         #expect(configuration.secret == CaptchaSecret("0x4AAAAAAAFromParameterStore"))
         environment["CAPTCHA_ENDPOINT"] = "https://user:0x4AAAAAAAFromParameterStore@example.com/siteverify"
-        let error = #expect(throws: CaptchaConfigurationError.self) {
+        let error = #expect(throws: SettingError.self) {
             try CaptchaProviderConfiguration(environment: environment, secret: "0x4AAAAAAAFromParameterStore", secretVariable: "CAPTCHA_SECRET_PARAMETER")
         }
         #expect(error?.problem.contains("user:[secret]@") == true, "\(String(describing: error))")
-        #expect(throws: CaptchaConfigurationError(
+        #expect(throws: SettingError(
             variable: "CAPTCHA_SECRET_PARAMETER", problem: "holds spaces or control characters (its value is not shown)")) {
             try CaptchaProviderConfiguration(environment: Self.minimal, secret: "two words", secretVariable: "CAPTCHA_SECRET_PARAMETER")
         }
-        let missing = #expect(throws: CaptchaConfigurationError.self) {
+        let missing = #expect(throws: SettingError.self) {
             try CaptchaProviderConfiguration(environment: Self.minimal, secret: nil, secretVariable: "CAPTCHA_SECRET_PARAMETER")
         }
         #expect(missing?.variable == "CAPTCHA_SECRET")

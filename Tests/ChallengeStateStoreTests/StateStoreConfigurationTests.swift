@@ -1,5 +1,6 @@
 import AWSSigV4
 import ChallengeStateStore
+import Settings
 import Testing
 
 @Suite("State store configuration")
@@ -62,7 +63,7 @@ struct StateStoreConfigurationTests {
     func badValuesNameTheirVariable(variable: String, value: String, named: String, problem: String) {
         var environment = Self.dynamoDB
         environment[variable] = value
-        #expect(throws: StateStoreConfigurationError(variable: named, problem: problem)) {
+        #expect(throws: SettingError(variable: named, problem: problem)) {
             try StateStoreConfiguration(environment: environment)
         }
     }
@@ -73,7 +74,7 @@ struct StateStoreConfigurationTests {
         #expect {
             try StateStoreConfiguration(environment: environment)
         } throws: { error in
-            "\(error)" == "State store configuration: AWS_SECRET_ACCESS_KEY contains spaces or characters outside ASCII."
+            "\(error)" == "AWS_SECRET_ACCESS_KEY contains spaces or characters outside ASCII"
         }
     }
 }

@@ -75,7 +75,7 @@ struct SESConfigurationTests {
             Issue.record("\(variable)=\(value ?? "unset") was accepted")
         } catch {
             #expect(error.variable == variable)
-            #expect("\(error)".hasPrefix("SES configuration: \(variable) "))
+            #expect("\(error)".hasPrefix("\(variable) "))
             #expect(!"\(error)".contains("VERYSECRETKEY"))
         }
     }

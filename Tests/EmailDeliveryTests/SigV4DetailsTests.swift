@@ -1,4 +1,5 @@
 import AWSSigV4
+import Settings
 import Testing
 
 @Suite("Signature Version 4 details")
@@ -42,10 +43,10 @@ struct SigV4DetailsTests {
     }
 
     @Test func missingCredentialsNameTheVariable() {
-        #expect(throws: AWSEnvironmentError(variable: "AWS_SECRET_ACCESS_KEY", problem: "is not set")) {
+        #expect(throws: SettingError(variable: "AWS_SECRET_ACCESS_KEY", problem: "is not set")) {
             try AWSCredentials(environment: ["AWS_ACCESS_KEY_ID": "AKIDEXAMPLE"])
         }
-        #expect(throws: AWSEnvironmentError(variable: "AWS_ACCESS_KEY_ID", problem: "is not set")) {
+        #expect(throws: SettingError(variable: "AWS_ACCESS_KEY_ID", problem: "is not set")) {
             try AWSCredentials(environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "x"])
         }
         do {

@@ -1,6 +1,7 @@
 import AWSSigV4
 import CurlHTTP
 import ParameterStore
+import Settings
 import Testing
 
 @Suite("The GetParameter request")
@@ -31,7 +32,7 @@ struct GetParameterRequestTests {
         #expect(
             try ParameterStoreClient.endpoint(in: ["SSM_ENDPOINT": "http://127.0.0.1:4566/"], region: "us-east-1")
                 == AWSEndpoint(url: "http://127.0.0.1:4566"))
-        #expect(throws: AWSEnvironmentError(variable: "SSM_ENDPOINT", problem: "is \"127.0.0.1:4566\"; expected http(s)://host[:port] with no path")) {
+        #expect(throws: SettingError(variable: "SSM_ENDPOINT", problem: "is \"127.0.0.1:4566\"; expected http(s)://host[:port] with no path")) {
             try ParameterStoreClient.endpoint(in: ["SSM_ENDPOINT": "127.0.0.1:4566"], region: "us-east-1")
         }
     }

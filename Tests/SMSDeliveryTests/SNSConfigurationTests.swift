@@ -1,11 +1,12 @@
 import AWSSigV4
 import SMSDelivery
+import Settings
 import Testing
 
 @Suite struct SNSConfigurationTests {
     static let base = ["AWS_REGION": "eu-west-1", "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "not-shown-secret"]
 
-    func configuration(_ extra: [String: String]) throws(SNSConfigurationError) -> SNSConfiguration {
+    func configuration(_ extra: [String: String]) throws(SettingError) -> SNSConfiguration {
         try SNSConfiguration(environment: Self.base.merging(extra) { $1 })
     }
 
@@ -33,26 +34,26 @@ import Testing
     }
 
     @Test(arguments: [
-        (["SMS_TIMEOUT_MS": "99"], "SMS configuration: SMS_TIMEOUT_MS is \"99\"; expected whole milliseconds from 100 to 4500."),
-        (["SMS_TIMEOUT_MS": "4501"], "SMS configuration: SMS_TIMEOUT_MS is \"4501\"; expected whole milliseconds from 100 to 4500."),
-        (["SMS_TIMEOUT_MS": "3s"], "SMS configuration: SMS_TIMEOUT_MS is \"3s\"; expected whole milliseconds from 100 to 4500."),
+        (["SMS_TIMEOUT_MS": "99"], "SMS_TIMEOUT_MS is \"99\"; expected whole milliseconds from 100 to 4500"),
+        (["SMS_TIMEOUT_MS": "4501"], "SMS_TIMEOUT_MS is \"4501\"; expected whole milliseconds from 100 to 4500"),
+        (["SMS_TIMEOUT_MS": "3s"], "SMS_TIMEOUT_MS is \"3s\"; expected whole milliseconds from 100 to 4500"),
         (
             ["SMS_TEXT_TEMPLATE": "Your code expires in {minutes} minutes"],
-            "SMS configuration: SMS_TEXT_TEMPLATE has no {code} placeholder, so the text message would not carry the code."
+            "SMS_TEXT_TEMPLATE has no {code} placeholder, so the text message would not carry the code"
         ),
         (
             ["SMS_SENDER_ID": "Example Corp"],
-            "SMS configuration: SMS_SENDER_ID is \"Example Corp\"; expected 1 to 11 ASCII letters and digits, at least one a letter."
+            "SMS_SENDER_ID is \"Example Corp\"; expected 1 to 11 ASCII letters and digits, at least one a letter"
         ),
         (
             ["SMS_SENDER_ID": "12345"],
-            "SMS configuration: SMS_SENDER_ID is \"12345\"; expected 1 to 11 ASCII letters and digits, at least one a letter."
+            "SMS_SENDER_ID is \"12345\"; expected 1 to 11 ASCII letters and digits, at least one a letter"
         ),
         (
             ["SNS_ENDPOINT": "sns.local"],
-            "SMS configuration: SNS_ENDPOINT is \"sns.local\"; expected http(s)://host[:port] with no path."
+            "SNS_ENDPOINT is \"sns.local\"; expected http(s)://host[:port] with no path"
         ),
-        (["AWS_REGION": "", "AWS_DEFAULT_REGION": ""], "SMS configuration: AWS_REGION is not set (Lambda sets it; set it to run elsewhere)."),
+        (["AWS_REGION": "", "AWS_DEFAULT_REGION": ""], "AWS_REGION is not set (Lambda sets it; set it to run elsewhere)"),
     ])
     func refusesBadValuesNamingTheVariable(extra: [String: String], message: String) {
         do {

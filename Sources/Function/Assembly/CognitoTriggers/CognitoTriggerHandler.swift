@@ -5,6 +5,7 @@ import CognitoEvents
 import CurlHTTP
 import EmailDelivery
 import LosslessJSON
+import Settings
 
 /// Answers any of the three custom-auth triggers: reads the event, asks the flow engine, delivers a code when one
 /// is due, and returns the whole event with its response filled in.
@@ -49,7 +50,7 @@ public final class CognitoTriggerHandler {
         do {
             siteverify = try configuration.captchaProvider.map(SiteverifyClient.init(configuration:))
         } catch {
-            throw .setting(variable: "CAPTCHA_PROVIDER", problem: "cannot be used: \(error)")
+            throw .setting(SettingError(variable: "CAPTCHA_PROVIDER", problem: "cannot be used: \(error)"))
         }
     }
 

@@ -1,6 +1,7 @@
 import AWSSigV4
 import ChallengeFlows
 import ParameterStore
+import Settings
 
 /// Where the function's secrets come from: plain variables for local runs, or SSM Parameter Store `SecureString`
 /// parameters (read once, at start-up) for a deployment, so that the secret is not visible in the function's
@@ -20,8 +21,9 @@ struct SecretSettings {
     /// The secret `variable` names, directly or through `variable_PARAMETER`; nil when neither is set.
     mutating func value(of variable: String) throws(ConfigurationError) -> [UInt8]? {
         let parameterVariable = variable + "_PARAMETER"
-        let plain = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-        guard let parameter = environment[parameterVariable].flatMap({ $0.isEmpty ? nil : $0 }) else {
+        let reader = EnvironmentReader(environment)
+        let plain = reader.value(variable)
+        guard let parameter = reader.value(parameterVariable) else {
             return plain.map { Array($0.utf8) }
         }
         guard plain == nil else {
@@ -45,7 +47,7 @@ struct SecretSettings {
                 endpoint: ParameterStoreClient.endpoint(in: environment, region: aws.region))
             client = made
             return made
-        } catch let error as AWSEnvironmentError {
+        } catch let error as SettingError {
             throw .missing(variable: error.variable, hint: "\(variable) needs AWS credentials and a Region to read Parameter Store (\(error))")
         } catch {
             throw .invalid(variable: variable, value: environment[variable] ?? "", expected: "a Parameter Store that can be reached: \(error)")

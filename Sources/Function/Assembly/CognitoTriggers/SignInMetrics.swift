@@ -1,5 +1,6 @@
 import ChallengeFlows
 import LosslessJSON
+import Settings
 
 /// Whether and where the sign-in funnel's metrics go (`METRICS`, `METRICS_NAMESPACE`), and the function they are of
 /// (`AWS_LAMBDA_FUNCTION_NAME`, which Lambda sets).
@@ -21,7 +22,7 @@ public struct MetricsSettings: Sendable, Equatable {
 
     /// Reads the settings; a bad value names its variable.
     public init(environment: [String: String]) throws(ConfigurationError) {
-        func value(_ variable: String) -> String? { environment[variable].flatMap { $0.isEmpty ? nil : $0 } }
+        let value = EnvironmentReader(environment).value
         switch value("METRICS")?.lowercased() {
         case nil, "on": enabled = true
         case "off": enabled = false

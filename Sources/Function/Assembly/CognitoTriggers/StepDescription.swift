@@ -1,6 +1,7 @@
 import ChallengeCrypto
 import ChallengeFlows
 import LosslessJSON
+import Settings
 
 /// What a bootstrap says about itself to the local tools, instead of serving invocations: the steps it registers,
 /// and the answer a step expects to a challenge. Lambda never sets either switch, so a deployed function is never
@@ -44,7 +45,7 @@ public enum StepDescription {
         environment: [String: String], arguments: [String], steps: [any ChallengeStep], now: Int64
     ) -> Reply? {
         let options = Array(arguments.dropFirst())
-        var expectedRequest = environment[expectedAnswerVariable].flatMap { $0.isEmpty ? nil : $0 }
+        var expectedRequest = EnvironmentReader(environment).value(expectedAnswerVariable)
         if let index = options.firstIndex(of: expectedAnswerArgument) {
             guard index + 1 < options.count else { return failure("\(expectedAnswerArgument) needs a JSON request") }
             expectedRequest = options[index + 1]

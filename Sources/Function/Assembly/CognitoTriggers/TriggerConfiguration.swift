@@ -6,9 +6,10 @@ import LosslessJSON
 import MagicLinkChallenge
 import MagicLinkToken
 import PasskeyChallenge
+import PlainText
 import SMSChallenge
 import SMSDelivery
-import PlainText
+import Settings
 import WebAuthn
 
 /// Everything the triggers need, read once from the environment at start-up.
@@ -73,9 +74,7 @@ public struct TriggerConfiguration: Sendable {
     ///   - environment: the function's environment variables.
     ///   - steps: challenge steps of your own, which `CHALLENGE_FLOW` may name next to the built-in ones.
     public init(environment: [String: String], steps: [any ChallengeStep] = []) throws(ConfigurationError) {
-        func value(_ variable: String) -> String? {
-            environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-        }
+        let value = EnvironmentReader(environment).value
         let specification = value("CHALLENGE_FLOW") ?? "email-code"
         // Read first with the built-in steps unconfigured, so that a bad flow is the first thing reported.
         let declared = try SignInFlow(
@@ -110,7 +109,7 @@ public struct TriggerConfiguration: Sendable {
             do {
                 magicLinkURL = try MagicLinkURL(template: template)
             } catch {
-                throw .setting(variable: MagicLinkURL.variable, problem: "cannot be used: \(error)")
+                throw .setting(SettingError(variable: MagicLinkURL.variable, problem: "cannot be used: \(error)"))
             }
         } else {
             magicLinkURL = nil
@@ -129,7 +128,7 @@ public struct TriggerConfiguration: Sendable {
             do {
                 delivery = .ses(try SESConfiguration(environment: environment))
             } catch {
-                throw .delivery(variable: error.variable, problem: error.problem)
+                throw .setting(error)
             }
         case let other?:
             throw .invalid(variable: "CODE_DELIVERY", value: other, expected: "\"ses\" or \"outbox\"")
@@ -158,7 +157,7 @@ public struct TriggerConfiguration: Sendable {
         do {
             stateStore = try StateStoreConfiguration(environment: environment)
         } catch {
-            throw .setting(variable: error.variable, problem: error.problem)
+            throw .setting(error)
         }
         limits = try SignInLimits(environment: environment)
         metrics = try MetricsSettings(environment: environment)
@@ -177,7 +176,7 @@ public struct TriggerConfiguration: Sendable {
                     environment: environment, secret: secret.map { String(decoding: $0, as: UTF8.self) },
                     secretVariable: value("CAPTCHA_SECRET_PARAMETER") == nil ? "CAPTCHA_SECRET" : "CAPTCHA_SECRET_PARAMETER")
             } catch {
-                throw .setting(variable: error.variable, problem: error.problem)
+                throw .setting(error)
             }
             captchas = []
         }
@@ -229,17 +228,18 @@ public struct TriggerConfiguration: Sendable {
         in environment: [String: String], email: Delivery, needed: Bool
     ) throws(ConfigurationError) -> SMSDeliveryChoice? {
         guard needed else { return nil }
-        let choice = environment["SMS_DELIVERY"].flatMap { $0.isEmpty ? nil : $0 }
+        let value = EnvironmentReader(environment).value
+        let choice = value("SMS_DELIVERY")
         switch (choice, email) {
         case (nil, .outbox(let path)), ("outbox", .outbox(let path)):
             return .outbox(path: path)
         case ("outbox", .ses):
-            return .outbox(path: environment["OUTBOX_PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultOutboxPath)
+            return .outbox(path: value("OUTBOX_PATH") ?? defaultOutboxPath)
         case (nil, .ses), ("sns", _):
             do {
                 return .sns(try SNSConfiguration(environment: environment))
             } catch {
-                throw .setting(variable: error.variable, problem: "\(error.problem) (SMS_DELIVERY=sns)")
+                throw .setting(SettingError(variable: error.variable, problem: "\(error.problem) (SMS_DELIVERY=sns)"))
             }
         case (let other?, _):
             throw .invalid(variable: "SMS_DELIVERY", value: other, expected: "\"sns\" or \"outbox\"")
@@ -320,7 +320,7 @@ extension TriggerConfiguration {
             do {
                 email = try SESCodeDelivery(configuration: configuration)
             } catch {
-                throw .delivery(variable: "SES_ENDPOINT", problem: "cannot be used: \(error)")
+                throw .setting(SettingError(variable: "SES_ENDPOINT", problem: "cannot be used: \(error)"))
             }
         }
         let sms: (any CodeDelivery)?
@@ -333,7 +333,7 @@ extension TriggerConfiguration {
             do {
                 sms = try SNSCodeDelivery(configuration: configuration)
             } catch {
-                throw .setting(variable: "SNS_ENDPOINT", problem: "cannot be used: \(error)")
+                throw .setting(SettingError(variable: "SNS_ENDPOINT", problem: "cannot be used: \(error)"))
             }
         }
         return ChannelDeliveries(email: email, sms: sms)

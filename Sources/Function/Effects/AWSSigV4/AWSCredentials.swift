@@ -1,3 +1,5 @@
+import Settings
+
 /// An AWS access key pair, plus the session token that temporary credentials (such as Lambda's) carry.
 ///
 /// Printing, dumping or interpolating credentials shows the access key id only: the secret and the token are redacted.
@@ -16,19 +18,18 @@ public struct AWSCredentials: Sendable, Equatable, CustomStringConvertible, Cust
     }
 
     /// Reads `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and the optional `AWS_SESSION_TOKEN`.
-    public init(environment: [String: String]) throws(AWSEnvironmentError) {
-        func required(_ variable: String) throws(AWSEnvironmentError) -> String {
-            guard let value = environment[variable], !value.isEmpty else {
-                throw AWSEnvironmentError(variable: variable, problem: "is not set")
-            }
+    public init(environment: [String: String]) throws(SettingError) {
+        let reader = EnvironmentReader(environment)
+        func required(_ variable: String) throws(SettingError) -> String {
+            guard let value = reader.value(variable) else { throw SettingError(variable: variable, problem: "is not set") }
             guard value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-                throw AWSEnvironmentError(variable: variable, problem: "contains spaces or characters outside ASCII")
+                throw SettingError(variable: variable, problem: "contains spaces or characters outside ASCII")
             }
             return value
         }
         let accessKeyID = try required("AWS_ACCESS_KEY_ID")
         let secretAccessKey = try required("AWS_SECRET_ACCESS_KEY")
-        let token = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let token = reader.value("AWS_SESSION_TOKEN")
         self.init(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, sessionToken: token)
     }
 

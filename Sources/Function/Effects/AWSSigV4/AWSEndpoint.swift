@@ -1,3 +1,5 @@
+import Settings
+
 /// Where one AWS service's requests go: its regional endpoint, or a local server that speaks its API.
 public struct AWSEndpoint: Sendable, Equatable {
     /// `scheme://authority`, without a trailing slash.
@@ -22,13 +24,13 @@ public struct AWSEndpoint: Sendable, Equatable {
     }
 
     /// The endpoint the environment variable names (a local server, say), or `fallback` when it is unset or empty.
-    public init(_ variable: String, in environment: [String: String], otherwise fallback: AWSEndpoint) throws(AWSEnvironmentError) {
-        guard let text = AWSEnvironment.value(variable, in: environment) else {
+    public init(_ variable: String, in environment: [String: String], otherwise fallback: AWSEndpoint) throws(SettingError) {
+        guard let text = EnvironmentReader(environment).value(variable) else {
             self = fallback
             return
         }
         guard let endpoint = AWSEndpoint(url: text) else {
-            throw AWSEnvironmentError(variable: variable, problem: "is \"\(text)\"; expected http(s)://host[:port] with no path")
+            throw SettingError(variable: variable, problem: "is \"\(text)\"; expected http(s)://host[:port] with no path")
         }
         self = endpoint
     }

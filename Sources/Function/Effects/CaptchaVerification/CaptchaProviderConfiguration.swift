@@ -1,4 +1,5 @@
 import CurlHTTP
+import Settings
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -57,9 +58,9 @@ public struct CaptchaProviderConfiguration: Sendable, Equatable {
 
     /// Reads the `CAPTCHA_*` variables and `RECAPTCHA_MIN_SCORE`; the first problem found is thrown, naming its
     /// variable. An empty variable counts as unset. Should any quoted value hold the secret, it shows as `[secret]`.
-    public init(environment: [String: String]) throws(CaptchaConfigurationError) {
+    public init(environment: [String: String]) throws(SettingError) {
         try self.init(
-            environment: environment, secret: EnvironmentReader(environment: environment).value("CAPTCHA_SECRET"),
+            environment: environment, secret: EnvironmentReader(environment).value("CAPTCHA_SECRET"),
             secretVariable: "CAPTCHA_SECRET")
     }
 
@@ -67,48 +68,49 @@ public struct CaptchaProviderConfiguration: Sendable, Equatable {
     /// which the caller has read already — e.g. from the SSM Parameter Store `SecureString` that
     /// `CAPTCHA_SECRET_PARAMETER` names — and which `CAPTCHA_SECRET` then no longer gives. A problem with the secret
     /// names `secretVariable`, the variable it came from; should any quoted value hold it, it shows as `[secret]`.
-    public init(environment: [String: String], secret: String?, secretVariable: String) throws(CaptchaConfigurationError) {
-        let reader = EnvironmentReader(environment: environment)
+    public init(environment: [String: String], secret: String?, secretVariable: String) throws(SettingError) {
+        let reader = EnvironmentReader(environment)
         do {
             self = try Self.read(reader, secret: secret.flatMap { $0.isEmpty ? nil : $0 }, secretVariable: secretVariable)
         } catch {
             guard let secret, !secret.isEmpty else { throw error }
-            throw CaptchaConfigurationError(variable: error.variable, problem: error.problem.replacingText(secret, with: "[secret]"))
+            throw SettingError(variable: error.variable, problem: error.problem.replacingText(secret, with: "[secret]"))
         }
     }
 
-    private static func read(_ reader: EnvironmentReader, secret: String?, secretVariable: String) throws(CaptchaConfigurationError) -> Self {
+    private static func read(_ reader: EnvironmentReader, secret: String?, secretVariable: String) throws(SettingError) -> Self {
         let providerName = try reader.required("CAPTCHA_PROVIDER", purpose: "name the CAPTCHA service: turnstile, recaptcha or hcaptcha")
         guard let provider = CaptchaProvider(rawValue: providerName.lowercased()) else {
-            throw CaptchaConfigurationError(
+            throw SettingError(
                 variable: "CAPTCHA_PROVIDER", problem: "is \"\(providerName)\"; expected turnstile, recaptcha or hcaptcha")
         }
         let siteKey = try reader.required("CAPTCHA_SITE_KEY", purpose: "give the widget's public site key")
         guard !siteKey.contains(where: EnvironmentReader.isUnprintable) else {
-            throw CaptchaConfigurationError(variable: "CAPTCHA_SITE_KEY", problem: "is \"\(siteKey)\", which holds spaces or control characters")
+            throw SettingError(variable: "CAPTCHA_SITE_KEY", problem: "is \"\(siteKey)\", which holds spaces or control characters")
         }
         guard let secret else {
-            throw CaptchaConfigurationError(
+            throw SettingError(
                 variable: "CAPTCHA_SECRET",
                 problem: "is not set: give the secret key shared with the CAPTCHA service (in a deployment, set CAPTCHA_SECRET_PARAMETER to the SSM SecureString parameter that holds it instead)")
         }
         guard !secret.contains(where: EnvironmentReader.isUnprintable) else {
-            throw CaptchaConfigurationError(variable: secretVariable, problem: "holds spaces or control characters (its value is not shown)")
+            throw SettingError(variable: secretVariable, problem: "holds spaces or control characters (its value is not shown)")
         }
         let hostnames = try reader.hostnames("CAPTCHA_ALLOWED_HOSTNAMES")
         let action = reader.value("CAPTCHA_ACTION")
         if let action {
             guard provider.reportsAction else {
-                throw CaptchaConfigurationError(
+                throw SettingError(
                     variable: "CAPTCHA_ACTION", problem: "is \"\(action)\", but \(provider.rawValue) reports no action to compare it with")
             }
             guard !action.contains(where: EnvironmentReader.isUnprintable) else {
-                throw CaptchaConfigurationError(variable: "CAPTCHA_ACTION", problem: "is \"\(action)\", which holds spaces or control characters")
+                throw SettingError(variable: "CAPTCHA_ACTION", problem: "is \"\(action)\", which holds spaces or control characters")
             }
         }
         let minimumScore = try reader.fraction("RECAPTCHA_MIN_SCORE", default: Self.defaultMinimumScore)
         let endpoint = try reader.endpoint("CAPTCHA_ENDPOINT")
-        let budget = try reader.milliseconds("CAPTCHA_TIMEOUT_MS", default: Self.defaultTimeBudgetMilliseconds, in: Self.timeBudgetRange)
+        let budget = try reader.integer(
+            "CAPTCHA_TIMEOUT_MS", default: Self.defaultTimeBudgetMilliseconds, in: Self.timeBudgetRange, unit: "milliseconds")
         return Self(
             provider: provider, siteKey: siteKey, secret: CaptchaSecret(secret), allowedHostnames: hostnames, action: action,
             minimumScore: minimumScore, endpoint: endpoint, timeBudget: .milliseconds(budget))

@@ -1,5 +1,6 @@
 import AWSSigV4
 import CurlHTTP
+import Settings
 
 /// Which ``StateStore`` to use, read once from the environment at start-up.
 public struct StateStoreConfiguration: Sendable, Equatable {
@@ -28,11 +29,9 @@ public struct StateStoreConfiguration: Sendable, Equatable {
     /// `STATE_ENDPOINT`, `STATE_TIMEOUT_MS` (100 to 2000, default 1000), `AWS_REGION` (or `AWS_DEFAULT_REGION`),
     /// `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`. The first problem found is thrown,
     /// naming its variable (never a secret's value).
-    public init(environment: [String: String]) throws(StateStoreConfigurationError) {
-        func value(_ variable: String) -> String? {
-            environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-        }
-        switch value("STATE_STORE")?.lowercased() {
+    public init(environment: [String: String]) throws(SettingError) {
+        let reader = EnvironmentReader(environment)
+        switch reader.value("STATE_STORE")?.lowercased() {
         case nil, "none":
             self.init(backend: .none)
             return
@@ -42,34 +41,18 @@ public struct StateStoreConfiguration: Sendable, Equatable {
         case "dynamodb":
             break
         case let other?:
-            throw StateStoreConfigurationError(variable: "STATE_STORE", problem: "is \"\(other)\"; expected none, memory or dynamodb")
+            throw SettingError(variable: "STATE_STORE", problem: "is \"\(other)\"; expected none, memory or dynamodb")
         }
 
-        let aws: AWSEnvironment
-        let endpoint: AWSEndpoint
-        do {
-            aws = try AWSEnvironment(environment)
-            endpoint = try AWSEndpoint("STATE_ENDPOINT", in: environment, otherwise: .regional("dynamodb", aws.region))
-        } catch {
-            throw StateStoreConfigurationError(variable: error.variable, problem: error.problem)
-        }
-        guard let table = value("STATE_TABLE") else {
-            throw StateStoreConfigurationError(variable: "STATE_TABLE", problem: "is not set: name the DynamoDB table of sign-in state")
-        }
+        let aws = try AWSEnvironment(environment)
+        let endpoint = try AWSEndpoint("STATE_ENDPOINT", in: environment, otherwise: .regional("dynamodb", aws.region))
+        let table = try reader.required("STATE_TABLE", purpose: "name the DynamoDB table of sign-in state")
         guard (3...255).contains(table.utf8.count), table.utf8.allSatisfy(Self.isTableNameByte) else {
-            throw StateStoreConfigurationError(
+            throw SettingError(
                 variable: "STATE_TABLE", problem: "is \"\(table)\", not a table name (3 to 255 of A-Z a-z 0-9 _ - .)")
         }
-        var budget = DynamoDBConfiguration.defaultTimeBudget
-        if let text = value("STATE_TIMEOUT_MS") {
-            guard let count = Int(text), Self.timeBudgetRange.contains(count) else {
-                throw StateStoreConfigurationError(
-                    variable: "STATE_TIMEOUT_MS",
-                    problem: "is \"\(text)\"; expected whole milliseconds from \(Self.timeBudgetRange.lowerBound) "
-                        + "to \(Self.timeBudgetRange.upperBound)")
-            }
-            budget = .milliseconds(count)
-        }
+        let budget = try reader.milliseconds(
+            "STATE_TIMEOUT_MS", default: DynamoDBConfiguration.defaultTimeBudget, in: Self.timeBudgetRange)
         self.init(
             backend: .dynamoDB(
                 DynamoDBConfiguration(
@@ -94,21 +77,4 @@ public struct StateStoreConfiguration: Sendable, Equatable {
             false
         }
     }
-}
-
-/// A state store variable is missing or malformed.
-public struct StateStoreConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The environment variable at fault, such as `STATE_TABLE`.
-    public let variable: String
-    /// What is wrong with it, as the rest of a sentence that starts with the variable's name.
-    public let problem: String
-
-    /// The error for `variable`; `problem` must not quote a secret.
-    public init(variable: String, problem: String) {
-        self.variable = variable
-        self.problem = problem
-    }
-
-    /// `State store configuration: STATE_TABLE is not set: ... .`
-    public var description: String { "State store configuration: \(variable) \(problem)." }
 }

@@ -7,6 +7,7 @@ import Darwin
 import AWSSigV4
 import CurlHTTP
 import PlainText
+import Settings
 
 /// Everything ``SESCodeDelivery`` needs, read once from the environment at start-up.
 public struct SESConfiguration: Sendable, Equatable {
@@ -52,37 +53,19 @@ public struct SESConfiguration: Sendable, Equatable {
 
     /// Reads the `SES_*`, `EMAIL_*` and standard AWS variables; the first problem found is thrown, naming its
     /// variable (never a secret's value).
-    public init(environment: [String: String]) throws(SESConfigurationError) {
-        func value(_ variable: String) -> String? {
-            environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-        }
-        func milliseconds(_ variable: String, default fallback: Int, in range: ClosedRange<Int>) throws(SESConfigurationError) -> Int {
-            guard let text = value(variable) else { return fallback }
-            guard let count = Int(text), range.contains(count) else {
-                throw SESConfigurationError(
-                    variable: variable, problem: "is \"\(text)\"; expected whole milliseconds from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return count
-        }
-
-        let aws: AWSEnvironment
-        let endpoint: AWSEndpoint
+    public init(environment: [String: String]) throws(SettingError) {
+        let reader = EnvironmentReader(environment)
+        let value = reader.value
         // SES may be used in another Region than the function's own (SES_REGION, e.g. where the identity is verified).
         let region = value("SES_REGION")
-        do {
-            aws = try AWSEnvironment(environment)
-            endpoint = try AWSEndpoint("SES_ENDPOINT", in: environment, otherwise: .regional("email", region ?? aws.region))
-        } catch {
-            throw SESConfigurationError(variable: error.variable, problem: error.problem)
-        }
+        let aws = try AWSEnvironment(environment)
+        let endpoint = try AWSEndpoint("SES_ENDPOINT", in: environment, otherwise: .regional("email", region ?? aws.region))
         if let region, !AWSEnvironment.isRegionName(region) {
-            throw SESConfigurationError(variable: "SES_REGION", problem: "is \"\(region)\", not a region name such as eu-west-1")
+            throw SettingError(variable: "SES_REGION", problem: "is \"\(region)\", not a region name such as eu-west-1")
         }
-        guard let from = value("SES_FROM_ADDRESS") else {
-            throw SESConfigurationError(variable: "SES_FROM_ADDRESS", problem: "is not set: name the verified sender of code emails")
-        }
+        let from = try reader.required("SES_FROM_ADDRESS", purpose: "name the verified sender of code emails")
         guard from.containsText("@"), !from.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw SESConfigurationError(variable: "SES_FROM_ADDRESS", problem: "is \"\(from)\", not an email address")
+            throw SettingError(variable: "SES_FROM_ADDRESS", problem: "is \"\(from)\", not an email address")
         }
         let defaults = CodeEmailTemplates.defaults
         let templates = CodeEmailTemplates(
@@ -91,16 +74,18 @@ public struct SESConfiguration: Sendable, Equatable {
             html: value("EMAIL_HTML_TEMPLATE") ?? defaults.html)
         for (variable, template) in [("EMAIL_TEXT_TEMPLATE", templates.text), ("EMAIL_HTML_TEMPLATE", templates.html)]
         where !template.containsText("{code}") {
-            throw SESConfigurationError(variable: variable, problem: "has no {code} placeholder, so the email would not carry the code")
+            throw SettingError(variable: variable, problem: "has no {code} placeholder, so the email would not carry the code")
         }
-        let budget = try milliseconds(
-            "SES_TIMEOUT_MS", default: Self.defaultTimeBudgetMilliseconds, in: 100...Self.maximumTimeBudgetMilliseconds)
-        let connectTimeout = try milliseconds(
-            "SES_CONNECT_TIMEOUT_MS", default: min(Self.defaultConnectTimeoutMilliseconds, budget), in: 50...budget)
+        let budget = try reader.integer(
+            "SES_TIMEOUT_MS", default: Self.defaultTimeBudgetMilliseconds, in: 100...Self.maximumTimeBudgetMilliseconds,
+            unit: "milliseconds")
+        let connectTimeout = try reader.integer(
+            "SES_CONNECT_TIMEOUT_MS", default: min(Self.defaultConnectTimeoutMilliseconds, budget), in: 50...budget,
+            unit: "milliseconds")
         var caFile = CABundle.installed()
         if let path = value("SES_CA_FILE") {
             guard access(path, R_OK) == 0 else {
-                throw SESConfigurationError(variable: "SES_CA_FILE", problem: "is \"\(path)\", which is not a readable file")
+                throw SettingError(variable: "SES_CA_FILE", problem: "is \"\(path)\", which is not a readable file")
             }
             caFile = path
         }
@@ -109,17 +94,4 @@ public struct SESConfiguration: Sendable, Equatable {
             endpoint: endpoint, templates: templates, timeBudget: .milliseconds(budget), connectTimeout: .milliseconds(connectTimeout),
             caFile: caFile)
     }
-}
-
-/// A configuration variable is missing or malformed.
-public struct SESConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let variable: String
-    public let problem: String
-
-    public init(variable: String, problem: String) {
-        self.variable = variable
-        self.problem = problem
-    }
-
-    public var description: String { "SES configuration: \(variable) \(problem)" }
 }

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 
+import Settings
+
 /// Where the Runtime API is and how to log, as Lambda's environment gives them.
 public struct RuntimeConfiguration: Sendable {
     /// `host:port` of the Runtime API.
@@ -16,18 +18,19 @@ public struct RuntimeConfiguration: Sendable {
     }
 
     /// Reads `AWS_LAMBDA_RUNTIME_API`, `AWS_LAMBDA_LOG_FORMAT` and `AWS_LAMBDA_LOG_LEVEL` (default `INFO`).
-    public static func fromEnvironment() throws(RuntimeConfigurationError) -> RuntimeConfiguration {
+    public static func fromEnvironment() throws(SettingError) -> RuntimeConfiguration {
         guard let runtimeAPI = environment("AWS_LAMBDA_RUNTIME_API"), !runtimeAPI.isEmpty else {
-            throw RuntimeConfigurationError(
-                description: "AWS_LAMBDA_RUNTIME_API is not set: run this executable inside Lambda, or point the "
-                    + "variable at a local Runtime API (host:port)")
+            throw SettingError(
+                variable: "AWS_LAMBDA_RUNTIME_API",
+                problem: "is not set: run this executable inside Lambda, or point the variable at a local Runtime API "
+                    + "(host:port)")
         }
         let levelName = environment("AWS_LAMBDA_LOG_LEVEL")
         let level = levelName.map { LogLevel(name: $0) } ?? .info
         guard let level else {
-            throw RuntimeConfigurationError(
-                description: "AWS_LAMBDA_LOG_LEVEL=\(levelName ?? "") is not a level: use TRACE, DEBUG, INFO, WARN, "
-                    + "ERROR or FATAL")
+            throw SettingError(
+                variable: "AWS_LAMBDA_LOG_LEVEL",
+                problem: "is \"\(levelName ?? "")\", not a level: use TRACE, DEBUG, INFO, WARN, ERROR or FATAL")
         }
         let format = LogFormat(name: environment("AWS_LAMBDA_LOG_FORMAT"))
         return RuntimeConfiguration(runtimeAPI: runtimeAPI, logger: LambdaLogger(format: format, minimumLevel: level))
@@ -36,9 +39,4 @@ public struct RuntimeConfiguration: Sendable {
     private static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
-}
-
-/// The environment does not say how to run.
-public struct RuntimeConfigurationError: Error, Sendable, CustomStringConvertible {
-    public let description: String
 }

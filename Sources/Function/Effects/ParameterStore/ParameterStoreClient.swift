@@ -2,6 +2,7 @@ import AWSClient
 import AWSSigV4
 import CurlHTTP
 import LosslessJSON
+import Settings
 
 /// Reads parameters from AWS Systems Manager Parameter Store (`GetParameter`, JSON 1.1 protocol) over one libcurl
 /// connection, each read ending, answered or failed, within a time budget (1500 ms by default).
@@ -40,7 +41,7 @@ public final class ParameterStoreClient {
     }
 
     /// The endpoint ``endpointVariable`` names in `environment`, or else the region's.
-    public static func endpoint(in environment: [String: String], region: String) throws(AWSEnvironmentError) -> AWSEndpoint {
+    public static func endpoint(in environment: [String: String], region: String) throws(SettingError) -> AWSEndpoint {
         try AWSEndpoint(endpointVariable, in: environment, otherwise: .regional("ssm", region))
     }
 

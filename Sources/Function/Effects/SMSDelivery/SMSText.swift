@@ -1,5 +1,6 @@
 import EmailDelivery
 import PlainText
+import Settings
 
 /// The text of a code SMS: a template with `{code}` and, if wanted, `{minutes}` (whole minutes the code stays
 /// valid, at least 1); any other text, braces included, is kept as written.
@@ -15,9 +16,9 @@ public struct SMSText: Sendable, Equatable {
     public let template: String
 
     /// Refuses a template without `{code}`, which would send a message without the code.
-    public init(template: String) throws(SNSConfigurationError) {
+    public init(template: String) throws(SettingError) {
         guard template.containsText(Self.placeholder) else {
-            throw SNSConfigurationError(
+            throw SettingError(
                 variable: "SMS_TEXT_TEMPLATE", problem: "has no {code} placeholder, so the text message would not carry the code")
         }
         self.init(checked: template)

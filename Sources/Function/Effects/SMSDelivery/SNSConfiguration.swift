@@ -1,5 +1,6 @@
 import AWSSigV4
 import CurlHTTP
+import Settings
 
 /// Everything ``SNSCodeDelivery`` needs, read once from the environment at start-up.
 public struct SNSConfiguration: Sendable, Equatable {
@@ -42,37 +43,21 @@ public struct SNSConfiguration: Sendable, Equatable {
 
     /// Reads `SNS_ENDPOINT`, `SMS_SENDER_ID`, `SMS_TEXT_TEMPLATE`, `SMS_TIMEOUT_MS` and the standard AWS variables;
     /// the first problem found is thrown, naming its variable (never a secret's value).
-    public init(environment: [String: String]) throws(SNSConfigurationError) {
-        func value(_ variable: String) -> String? {
-            environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-        }
-        let aws: AWSEnvironment
-        let endpoint: AWSEndpoint
-        do {
-            aws = try AWSEnvironment(environment)
-            endpoint = try AWSEndpoint("SNS_ENDPOINT", in: environment, otherwise: .regional("sns", aws.region))
-        } catch {
-            throw SNSConfigurationError(variable: error.variable, problem: error.problem)
-        }
-        let senderID = value("SMS_SENDER_ID")
+    public init(environment: [String: String]) throws(SettingError) {
+        let reader = EnvironmentReader(environment)
+        let aws = try AWSEnvironment(environment)
+        let endpoint = try AWSEndpoint("SNS_ENDPOINT", in: environment, otherwise: .regional("sns", aws.region))
+        let senderID = reader.value("SMS_SENDER_ID")
         if let senderID, !Self.isSenderID(senderID) {
-            throw SNSConfigurationError(
+            throw SettingError(
                 variable: "SMS_SENDER_ID", problem: "is \"\(senderID)\"; expected 1 to 11 ASCII letters and digits, at least one a letter")
         }
         var text = SMSText.defaults
-        if let template = value("SMS_TEXT_TEMPLATE") {
+        if let template = reader.value("SMS_TEXT_TEMPLATE") {
             text = try SMSText(template: template)
         }
-        var budget = Self.defaultTimeBudgetMilliseconds
-        if let budgetText = value("SMS_TIMEOUT_MS") {
-            guard let count = Int(budgetText), Self.timeBudgetRange.contains(count) else {
-                throw SNSConfigurationError(
-                    variable: "SMS_TIMEOUT_MS",
-                    problem: "is \"\(budgetText)\"; expected whole milliseconds from \(Self.timeBudgetRange.lowerBound) "
-                        + "to \(Self.timeBudgetRange.upperBound)")
-            }
-            budget = count
-        }
+        let budget = try reader.integer(
+            "SMS_TIMEOUT_MS", default: Self.defaultTimeBudgetMilliseconds, in: Self.timeBudgetRange, unit: "milliseconds")
         self.init(
             region: aws.region, credentials: aws.credentials, endpoint: endpoint, senderID: senderID, text: text,
             timeBudget: .milliseconds(budget), connectTimeout: min(Self.defaultConnectTimeout, .milliseconds(budget)))
@@ -84,19 +69,4 @@ public struct SNSConfiguration: Sendable, Equatable {
         return (1...11).contains(text.utf8.count) && text.utf8.contains(where: isLetter)
             && text.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) }
     }
-}
-
-/// A configuration variable is missing or malformed.
-public struct SNSConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The environment variable at fault.
-    public let variable: String
-    /// What is wrong with it, quoting its value unless it is a secret.
-    public let problem: String
-
-    public init(variable: String, problem: String) {
-        self.variable = variable
-        self.problem = problem
-    }
-
-    public var description: String { "SMS configuration: \(variable) \(problem)." }
 }

@@ -1,27 +1,15 @@
-/// Reads and checks single configuration variables for ``CaptchaProviderConfiguration``.
-struct EnvironmentReader {
-    let environment: [String: String]
+import Settings
 
-    /// The variable's value; nil when it is unset or empty.
-    func value(_ variable: String) -> String? {
-        environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    func required(_ variable: String, purpose: String) throws(CaptchaConfigurationError) -> String {
-        guard let text = value(variable) else {
-            throw CaptchaConfigurationError(variable: variable, problem: "is not set: \(purpose)")
-        }
-        return text
-    }
-
+/// The checks of the CAPTCHA settings' values that only ``CaptchaProviderConfiguration`` needs.
+extension EnvironmentReader {
     /// A comma-separated list of one or more hostnames, lower-cased; spaces around the commas are ignored.
-    func hostnames(_ variable: String) throws(CaptchaConfigurationError) -> [String] {
+    func hostnames(_ variable: String) throws(SettingError) -> [String] {
         let text = try required(variable, purpose: "list the hostnames, separated by commas, of the pages that show the widget")
         var hostnames: [String] = []
         for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
             let hostname = entry.trimmingSpaces().lowercased()
             guard !hostname.isEmpty, hostname.utf8.allSatisfy(Self.isHostnameByte) else {
-                throw CaptchaConfigurationError(
+                throw SettingError(
                     variable: variable, problem: "holds \"\(hostname)\", which is not a hostname such as login.example.com")
             }
             hostnames.append(hostname)
@@ -30,16 +18,16 @@ struct EnvironmentReader {
     }
 
     /// A number from 0 to 1.
-    func fraction(_ variable: String, default fallback: Double) throws(CaptchaConfigurationError) -> Double {
+    func fraction(_ variable: String, default fallback: Double) throws(SettingError) -> Double {
         guard let text = value(variable) else { return fallback }
         guard let number = Double(text), (0...1).contains(number) else {
-            throw CaptchaConfigurationError(variable: variable, problem: "is \"\(text)\"; expected a number from 0.0 to 1.0")
+            throw SettingError(variable: variable, problem: "is \"\(text)\"; expected a number from 0.0 to 1.0")
         }
         return number
     }
 
     /// An `http://` or `https://` URL with a host, without spaces, control characters, user information or fragment.
-    func endpoint(_ variable: String) throws(CaptchaConfigurationError) -> String? {
+    func endpoint(_ variable: String) throws(SettingError) -> String? {
         guard let text = value(variable) else { return nil }
         let lowered = text.lowercased()
         let scheme = ["https://", "http://"].first { lowered.hasPrefix($0) }
@@ -47,19 +35,10 @@ struct EnvironmentReader {
         guard scheme != nil, !authority.isEmpty, !authority.contains("@"), !text.contains("#"),
             !text.contains(where: Self.isUnprintable)
         else {
-            throw CaptchaConfigurationError(
+            throw SettingError(
                 variable: variable, problem: "is \"\(text)\"; expected an http(s) URL such as https://host/siteverify")
         }
         return text
-    }
-
-    func milliseconds(_ variable: String, default fallback: Int, in range: ClosedRange<Int>) throws(CaptchaConfigurationError) -> Int {
-        guard let text = value(variable) else { return fallback }
-        guard let count = Int(text), range.contains(count) else {
-            throw CaptchaConfigurationError(
-                variable: variable, problem: "is \"\(text)\"; expected whole milliseconds from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return count
     }
 
     /// Spaces, control characters and anything outside ASCII's printable range.
