@@ -15,8 +15,8 @@ struct GenerateEvent: AsyncParsableCommand {
             answer its expectedAnswer gives, when it can tell). \
             In a flow with a choice (passkey-or-email-code, email-or-sms-code, a|b), --method names the step chosen \
             at its first challenge, choose-method (default: the first offered): that challenge's Verify answers it, \
-            and it goes as ClientMetadata method with that Verify and every Create after it, so --step 2 is the \
-            chosen step's challenge.
+            and it goes as ClientMetadata method with that Verify and every Create and Verify after it, so --step 2 \
+            is the chosen step's challenge.
             """)
 
     @Option(help: ArgumentHelp("define, create or verify.", valueName: "trigger"))

@@ -85,7 +85,7 @@ public final class EventGenerator {
     /// - Parameters:
     ///   - method: in a flow with a choice, the step chosen at its choose-method challenge (default: the first
     ///     offered); that challenge's Verify answers it, and it goes as `ClientMetadata` `method` with that Verify
-    ///     and every Create after it, as an app passes it.
+    ///     and every Create and Verify after it, as an app passes it.
     ///   - transport: where the triggers run; nil runs them in this process, keeping codes in memory.
     public init(
         configuration: LocalConfiguration, identity: EventIdentity, clientMetadata: [String: String]? = nil,
@@ -166,7 +166,8 @@ public final class EventGenerator {
     }
 
     /// The `ClientMetadata` of a Create after `session`, or of the Verify of the challenge it builds when
-    /// `answering`: the app's, with `method` from the choice of method on (its Verify, and every Create after it).
+    /// `answering`: the app's, with `method` from the choice of method on (its Verify, and every event after it but
+    /// Define's).
     private func metadata(after session: [SessionEntry], answering: Bool = false) -> [String: String]? {
         let passed = session.filter { $0.challengeName == .customChallenge && $0.challengeResult }.count
         guard let choice, passed > choice.index || (answering && passed == choice.index) else { return clientMetadata }
