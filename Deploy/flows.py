@@ -8,8 +8,9 @@ that as steps.json beside the zip):
   flows.py template STEPS_JSON < T > O   T with ChallengeFlow taking any flow written in steps (a pattern instead
                                          of the built-in list, which a bootstrap of your own outgrows)
 
-A flow is step names joined by '+' (`srp` allowed first only, with at least one step after it), or a named flow
-standing for such steps (srp-email-code is srp+email-code), where every step is one the bootstrap registers and
+A flow is step names joined by '+' (`srp` allowed first only, with at least one step after it; one place may offer a
+choice of steps joined by '|', or named: srp+email-or-sms-code is srp+email-code|sms-code), or a named flow standing
+for such steps (srp-email-code is srp+email-code), where every step is one the bootstrap registers and
 the flow proves who the user is (SRP, or a step that proves identity: a CAPTCHA alone does not). A flow whose steps
 text messages must have "sms" in its text: the template grants sns:Publish on that (its SendsTextMessages condition).
 """
@@ -23,7 +24,10 @@ FLOW_PATTERN = rf"^{CHOICE}(\+{CHOICE})*$"
 # The flows with names of their own and the steps each stands for: SignInFlow.namedFlows (Sources/Function/Core/ChallengeFlows/
 # SignInFlow.swift; Tests/DeployTests/test_bootstrap_flows.py fails when the two differ).
 NAMED_FLOWS = {"email-code": "email-code", "srp-email-code": "srp+email-code", "captcha": "captcha",
-               "captcha-email-code": "captcha+email-code", "passkey-or-email-code": "passkey|email-code"}
+               "captcha-email-code": "captcha+email-code", "passkey-or-email-code": "passkey|email-code",
+               "email-or-sms-code": "email-code|sms-code"}
+# A named flow of one choice may stand for that choice in a '+' list.
+NAMED_CHOICES = {name: steps for name, steps in NAMED_FLOWS.items() if "|" in steps and "+" not in steps}
 
 
 def template_flows(text):
@@ -48,7 +52,7 @@ def problem(flow, steps):
     if not re.match(FLOW_PATTERN, flow):
         return ("a flow is step names (lower-case letters, digits and '-') joined by '+', one place of which may offer "
                 "a choice of steps joined by '|'")
-    places = [place.split("|") for place in NAMED_FLOWS.get(flow, flow).split("+")]
+    places = [NAMED_CHOICES.get(place, place).split("|") for place in NAMED_FLOWS.get(flow, flow).split("+")]
     password = places[0] == ["srp"]
     custom = places[1:] if password else places
     if not custom:

@@ -6,21 +6,18 @@ import RuntimeAPIEmulator
 import TestSupport
 import Testing
 
-/// The real `bootstrap` with `CHALLENGE_FLOW=email-or-sms-code`: emails go to the outbox, text messages through
-/// moto's SNS API on 127.0.0.1 (`SMS_DELIVERY=sns`). The app's `ClientMetadata` chooses the channel; a texted code
-/// travels bootstrap → SNS server → this test → Verify through the same bootstrap.
+/// The real `bootstrap` with `CHALLENGE_FLOW=email-or-sms-code` (`email-code|sms-code`): emails go to the outbox,
+/// text messages through moto's SNS API on 127.0.0.1 (`SMS_DELIVERY=sns`). The app chooses the step at the first
+/// challenge (choose-method) and Cognito hands its `ClientMetadata` `method` to the next Create; a texted code travels
+/// bootstrap → SNS server → this test → Verify through the same bootstrap.
 @Suite(.requires(.motoServer)) struct SMSDeliveryThroughBootstrapTests {
     static let phone = "+15555550100"
 
-    /// The corpus's first Create for jane, with a verified phone number and the app's channel choice.
-    static func create(channel: String) throws -> JSONObject {
-        var event = try sampleEvent("email-code/02-create-code.json")
+    /// The corpus's Create after jane (with a verified phone number) chose `method`.
+    static func create(method: String) throws -> JSONObject {
+        var event = try sampleEvent("email-or-sms-code/07-create-code-by-sms.json")
         var request = event["request"]?.objectValue ?? JSONObject()
-        var attributes = request["userAttributes"]?.objectValue ?? JSONObject()
-        attributes["phone_number"] = .string(phone)
-        attributes["phone_number_verified"] = "true"
-        request["userAttributes"] = .object(attributes)
-        request["clientMetadata"] = ["channel": .string(channel)]
+        request["clientMetadata"] = ["method": .string(method)]
         event["request"] = .object(request)
         return event
     }
@@ -42,7 +39,7 @@ import Testing
                 "AWS_SECRET_ACCESS_KEY": "local-secret",
             ])
 
-        guard case .response(let created) = try await invoke(emulator, try Self.create(channel: "sms")) else {
+        guard case .response(let created) = try await invoke(emulator, try Self.create(method: "sms-code")) else {
             Issue.record("Create failed: \(bootstrap.standardError())")
             return
         }
@@ -69,7 +66,7 @@ import Testing
         #expect(try OutboxDelivery.messages(at: outbox).isEmpty, "nothing went to the email outbox")
         #expect(try await answerCorrect(emulator, create: create, answer: code) == .bool(true))
 
-        guard case .response = try await invoke(emulator, try Self.create(channel: "email")) else {
+        guard case .response = try await invoke(emulator, try Self.create(method: "email-code")) else {
             Issue.record("Create by email failed: \(bootstrap.standardError())")
             return
         }

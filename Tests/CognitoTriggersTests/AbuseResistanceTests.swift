@@ -37,7 +37,8 @@ extension SignInLimitsTests {
         try handler.handle(verifyEvent(after: create, answer: answer))
     }
 
-    /// A handler for `email-or-sms-code`, texts to the outbox, decoys without delay unless `extra` says otherwise.
+    /// A handler for `email-or-sms-code` (`email-code|sms-code`), texts to the outbox, decoys without delay unless
+    /// `extra` says otherwise.
     func channelChoiceHandler(_ extra: [String: String] = [:]) throws -> CognitoTriggerHandler {
         try handler([
             "CHALLENGE_FLOW": "email-or-sms-code", "SMS_DELIVERY": "outbox", "DECOY_DELAY_MS": "0", "DECOY_DELAY_SMS_MS": "0",
@@ -117,26 +118,28 @@ extension SignInLimitsTests {
     @Test("a channel the user cannot receive on neither blocks another channel nor spends the sends")
     func undeliveredChannelIsNotReused() throws {
         let handler = try channelChoiceHandler(["MAX_SENDS_PER_WINDOW": "1"])
-        // jane has no phone: an attacker asks for SMS; her own email sign-in right after still gets its code.
-        let smsForJane = try Self.event("email-or-sms-code/08-create-sms-without-phone.json")
-        _ = try created(handler, smsForJane)
+        // jane has no phone: an attacker chooses sms-code; her own sign-in choosing email-code right after still
+        // gets its code.
+        let smsForJane = try Self.event("email-or-sms-code/12-create-sms-without-phone.json")
+        let decoy = try created(handler, smsForJane)
         #expect(delivery.messages.isEmpty)
-        let email = try created(handler, try Self.event("email-or-sms-code/03-create-code-by-email.json"))
+        #expect(decoy.response.publicChallengeParameters?["channel"] == "sms")
+        let email = try created(handler, try Self.event("email-or-sms-code/08-create-code-by-email.json"))
         #expect(delivery.messages.map(\.channel) == [.email])
-        #expect(email.response.publicChallengeParameters?["channel"] == "email")
+        #expect(email.response.publicChallengeParameters?["challenge"] == "EMAIL_CODE")
         let code = try #require(delivery.messages.last?.code)
         #expect(try verify(handler, email, answer: code))
     }
 
-    @Test("a phone-only user whose first Create chose email gets the SMS code when the app asks for it")
+    @Test("a phone-only user who first chose email-code gets the SMS code on choosing sms-code")
     func phoneOnlyUserGetsTheSMS() throws {
         let handler = try channelChoiceHandler()
-        let emailForSam = try Self.event("email-or-sms-code/09-create-email-without-email.json")
+        let emailForSam = try Self.event("email-or-sms-code/13-create-email-without-email.json")
         _ = try created(handler, emailForSam)
         #expect(delivery.messages.isEmpty)
         var sms = try #require(try JSONValue(parsing: emailForSam).objectValue)
         var request = try #require(sms["request"]?.objectValue)
-        request["clientMetadata"] = ["channel": "sms"]
+        request["clientMetadata"] = ["method": "sms-code"]
         sms["request"] = .object(request)
         let challenge = try created(handler, JSONValue.object(sms).serialized())
         #expect(delivery.messages.map(\.channel) == [.sms])
@@ -185,7 +188,7 @@ extension SignInLimitsTests {
     @Test("a Create for a channel the user cannot use waits as long as that channel's deliveries (SMS, not email)")
     func decoyWaitFollowsTheChannel() throws {
         let handler = try channelChoiceHandler(["DECOY_DELAY_SMS_MS": "300", "RESEND_AFTER_SECONDS": "0"])
-        let smsForJane = try Self.event("email-or-sms-code/08-create-sms-without-phone.json")
+        let smsForJane = try Self.event("email-or-sms-code/12-create-sms-without-phone.json")
         var waits: [Duration] = []
         for _ in 0..<5 {
             let start = ContinuousClock.now

@@ -10,7 +10,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The `magic-link`, `sms-code` and `email-or-sms-code` steps through the trigger handler, with events built from
+/// The `magic-link` and `sms-code` steps, and the `email-or-sms-code` flow (`email-code|sms-code`), through the trigger handler, with events built from
 /// the corpus, a clock the test moves, and the in-memory state store where a test says so.
 @Suite("Messaging steps through the handler")
 struct MessagingStepsTests {
@@ -190,30 +190,48 @@ struct MessagingStepsTests {
 
     // MARK: email-or-sms-code
 
-    @Test("email-or-sms-code: ClientMetadata channel=sms texts the code, anything else emails it")
+    /// The corpus's Create after jane chose `method` at email-or-sms-code's choose-method challenge (nil: no
+    /// `ClientMetadata`), with other attributes when given.
+    static func createAfterChoice(method: String?, attributes: [String: String]? = nil) throws -> [UInt8] {
+        let bytes = Array(try Data(contentsOf: CorpusEvent.eventsDirectory.appendingPathComponent("email-or-sms-code/07-create-code-by-sms.json")))
+        var event = try #require(try JSONValue(parsing: bytes).objectValue)
+        var request = try #require(event["request"]?.objectValue)
+        if let attributes { request["userAttributes"] = strings(attributes) }
+        request["clientMetadata"] = method.map { strings([MethodChoiceStep.metadataKey: $0]) }
+        event["request"] = .object(request)
+        return JSONValue.object(event).serialized()
+    }
+
+    @Test("email-or-sms-code: the first challenge only asks; choosing sms-code texts the code, email-code emails it")
     func channelChoice() throws {
         let handler = try handler(flow: "email-or-sms-code")
-        let attributes = [
-            "email": "jane.doe@example.com", "email_verified": "true", "phone_number": Self.phone, "phone_number_verified": "true",
-        ]
-        let (bySMS, _) = try create(handler, try Self.createEvent(attributes: attributes, clientMetadata: ["channel": "sms"]))
-        #expect(delivery.messages.last?.channel == .sms)
+        #expect(handler.engine.flow.description == "email-or-sms-code")
+        let (choice, _) = try create(handler, try Self.createEvent())
+        #expect(choice.response.publicChallengeParameters == ["challenge": "METHOD_CHOICE", "methods": "email-code,sms-code", "attemptsLeft": "3"])
+        #expect(delivery.messages.isEmpty)
+
+        let (bySMS, _) = try create(handler, try Self.createAfterChoice(method: "sms-code"))
+        #expect(delivery.messages.map(\.channel) == [.sms])
+        #expect(bySMS.response.publicChallengeParameters?["challenge"] == "SMS_CODE")
         #expect(bySMS.response.publicChallengeParameters?["channel"] == "sms")
         #expect(try verify(handler, bySMS, answer: try #require(delivery.messages.last?.code)))
 
-        for metadata in [nil, ["channel": "email"], ["channel": "fax"]] as [[String: String]?] {
-            let (byEmail, _) = try create(handler, try Self.createEvent(attributes: attributes, clientMetadata: metadata))
-            #expect(delivery.messages.last?.channel == .email)
-            #expect(byEmail.response.publicChallengeParameters?["channel"] == "email")
-            #expect(byEmail.response.publicChallengeParameters?["challenge"] == "CODE")
+        let (byEmail, _) = try create(handler, try Self.createAfterChoice(method: "Email-Code"))
+        #expect(delivery.messages.map(\.channel) == [.sms, .email])
+        #expect(byEmail.response.publicChallengeParameters?["challenge"] == "EMAIL_CODE")
+
+        // The channel names of the old ClientMetadata "channel" choose nothing: the Create cannot guess.
+        for method in [nil, "sms", "email"] as [String?] {
+            #expect(throws: (any Error).self) { try handler.handle(try Self.createAfterChoice(method: method)) }
         }
+        #expect(delivery.messages.count == 2)
     }
 
     @Test("email-or-sms-code: choosing a channel the user cannot receive on sends nothing, and even a guessed code fails")
     func channelChoiceWithoutPhone() throws {
         let handler = try handler(flow: "email-or-sms-code")
         let attributes = ["email": "jane.doe@example.com", "email_verified": "true"]
-        let (created, result) = try create(handler, try Self.createEvent(attributes: attributes, clientMetadata: ["channel": "sms"]))
+        let (created, result) = try create(handler, try Self.createAfterChoice(method: "sms-code", attributes: attributes))
         #expect(delivery.messages.isEmpty)
         #expect(created.response.publicChallengeParameters?["destination"]?.hasPrefix("+*******") == true)
         #expect(result.warning != nil)

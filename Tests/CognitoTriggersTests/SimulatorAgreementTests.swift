@@ -35,6 +35,11 @@ struct SimulatorAgreementTests {
                 configuration: configuration, user: UserIdentity(userPoolId: "us-east-1_EXAMPLE", userName: "jane"),
                 userAttributes: Self.attributes, now: CorpusEvent.now)
             simulator.userNotFound = userNotFound
+            // A flow with a choice (email-or-sms-code): the app chooses its last method, with the answer and as
+            // ClientMetadata method.
+            if let offered = configuration.flow.choices.values.first?.last {
+                simulator.clientMetadata = [MethodChoiceStep.metadataKey: offered.name]
+            }
             do {
                 try simulator.signIn(answers: script)
             } catch SimulationError.noAnswerLeft {

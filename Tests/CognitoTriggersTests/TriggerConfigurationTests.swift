@@ -18,6 +18,42 @@ import Testing
         #expect(configuration.startupWarnings.isEmpty)
     }
 
+    @Test("a named choice stands for its choice in a '+' list, and reads back by its name", arguments: [
+        ("email-or-sms-code", false, "email-code|sms-code"), ("srp+email-or-sms-code", true, "srp+email-code|sms-code"),
+        ("captcha+email-or-sms-code", false, "captcha+email-code|sms-code"),
+        ("srp+passkey-or-email-code", true, "srp+passkey|email-code"),
+    ])
+    func namedChoiceInAComposition(flow: String, startsWithPassword: Bool, written: String) throws {
+        let environment = Self.withPasskeys(flow: flow)
+        let named = try TriggerConfiguration(environment: environment).flow
+        let spelled = try TriggerConfiguration(environment: environment.merging(["CHALLENGE_FLOW": written]) { $1 }).flow
+        #expect(named == spelled)
+        #expect(named.description == flow && spelled.description == flow)
+        #expect(named.startsWithPassword == startsWithPassword)
+        let position = try #require(named.choices.keys.first)
+        #expect(named.steps[position - 1] is MethodChoiceStep)
+        #expect(named.steps(at: position).map(\.name) == written.split(separator: "+").last?.split(separator: "|").map(String.init))
+    }
+
+    @Test("a named choice is refused inside a choice, and beside another choice", arguments: [
+        "email-or-sms-code|passkey", "email-or-sms-code+passkey-or-email-code", "srp+email-or-sms-code+captcha|email-code",
+    ])
+    func namedChoiceRefused(flow: String) throws {
+        #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: Self.withPasskeys(flow: flow)) }
+        // Each part alone is a flow: the refusal is the composition's.
+        for part in ["email-or-sms-code", "passkey", "passkey-or-email-code", "srp+email-or-sms-code", "srp+captcha|email-code"] {
+            _ = try TriggerConfiguration(environment: Self.withPasskeys(flow: part))
+        }
+    }
+
+    /// The minimal settings with passkeys and a CAPTCHA catalog configured, for `flow`.
+    static func withPasskeys(flow: String) -> [String: String] {
+        minimal.merging([
+            "CHALLENGE_FLOW": flow, "PASSKEY_RP_ID": "example.com", "PASSKEY_ALLOWED_ORIGINS": "https://example.com",
+            "STATE_STORE": "memory", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog,
+        ]) { $1 }
+    }
+
     @Test("a function with no CODE_DELIVERY does not start: it would write codes to /tmp and send nothing")
     func deliveryMustBeExplicit() {
         let error = #expect(throws: ConfigurationError.self) {

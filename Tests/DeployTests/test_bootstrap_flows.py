@@ -33,7 +33,7 @@ def step(name, kind, proves, channels=(), built_in=True):
 REGISTRY = {"steps": [
     step("email-code", "EMAIL_CODE", True, ["email"]), step("captcha", "CAPTCHA", False),
     step("magic-link", "MAGIC_LINK", True, ["email"]), step("sms-code", "SMS_CODE", True, ["sms"]),
-    step("email-or-sms-code", "CODE", True, ["email", "sms"]), step("totp", "TOTP", True, built_in=False),
+    step("totp", "TOTP", True, built_in=False),
     step("text-word", "TEXT_WORD", True, ["sms"], built_in=False),
 ]}
 
@@ -50,7 +50,8 @@ def flows(*arguments, stdin=None):
 
 
 @pytest.mark.parametrize("flow", ["totp", "srp+totp", "captcha+totp", "email-code+totp", "srp-email-code",
-                                  "captcha-email-code", "email-code", "sms-code", "srp+email-or-sms-code"])
+                                  "captcha-email-code", "email-code", "sms-code", "email-or-sms-code",
+                                  "srp+email-or-sms-code", "captcha+email-code|sms-code"])
 def test_flows_of_registered_steps_are_taken(flow, steps_json):
     result = flows("check", steps_json, flow)
     assert result.returncode == 0, result.stdout
@@ -59,6 +60,7 @@ def test_flows_of_registered_steps_are_taken(flow, steps_json):
 @pytest.mark.parametrize("flow,reason", [
     ("srp+word", "registers no step named word"),
     ("passkey", "registers no step named passkey"),
+    ("email-or-sms-code+captcha|totp", "only one place of a flow may offer a choice"),
     ("captcha", "no step of it proves who the user is"),
     ("srp", "srp needs at least one step after it"),
     ("totp+srp", "srp may only come first"),
@@ -71,8 +73,8 @@ def test_other_flows_are_refused_with_the_names(flow, reason, steps_json):
     assert result.returncode == 1
     assert reason in result.stdout
     assert result.stdout.strip().endswith(
-        "Flows: email-code, srp-email-code, captcha-email-code, or steps joined by '+' from: srp (first only), "
-        "email-code, captcha, magic-link, sms-code, email-or-sms-code, totp, text-word")
+        "Flows: email-code, srp-email-code, captcha-email-code, email-or-sms-code, or steps joined by '+' from: srp "
+        "(first only), email-code, captcha, magic-link, sms-code, totp, text-word")
 
 
 def test_a_file_that_is_no_registry_is_refused(tmp_path):

@@ -106,35 +106,39 @@ struct CommandLineTests {
         #expect(result.stdout.contains("delivered to a***@e***.org: "))
     }
 
-    @Test("sign-in --client-metadata channel=sms texts the code of srp+email-or-sms-code (the Create after the password gets it); magic-link signs in with the token", arguments: [
-        (["--flow", "srp+email-or-sms-code", "--password", LocalDefaults.password, "--client-metadata", "channel=sms"], "📱 texted to "),
-        (["--flow", "email-or-sms-code", "--client-metadata", "channel=sms"], "✉ delivered to j***@e***.com: "),
-        (["--flow", "magic-link"], "✉ sign-in link delivered to j***@e***.com: http://localhost:3000/sign-in#token="),
+    @Test("sign-in answers the choice of srp+email-or-sms-code and email-or-sms-code (sms-code texts the code, email-code emails it); magic-link signs in with the token", arguments: [
+        (["--flow", "srp+email-or-sms-code", "--password", LocalDefaults.password], "sms-code,@outbox", "📱 texted to "),
+        (["--flow", "email-or-sms-code"], "email-code,@outbox", "✉ delivered to j***@e***.com: "),
+        (["--flow", "magic-link"], "@outbox", "✉ sign-in link delivered to j***@e***.com: http://localhost:3000/sign-in#token="),
     ])
-    func signInByTextAndLink(arguments: [String], note: String) async throws {
-        let result = try await Self.cognitoLocal(["sign-in", "--answers", "@outbox", "--no-color"] + arguments)
+    func signInByTextAndLink(arguments: [String], answers: String, note: String) async throws {
+        let result = try await Self.cognitoLocal(["sign-in", "--answers", answers, "--no-color"] + arguments)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains(note), "\(result.stdout)")
         #expect(result.stdout.contains("Signed in as jane"))
     }
 
-    @Test("generate-event and invoke put --client-metadata in the event's request")
+    @Test("generate-event and invoke put --client-metadata in the event's request; generate-event --method chooses the step")
     func clientMetadataFlag() async throws {
         let generated = try await Self.cognitoLocal([
-            "generate-event", "--trigger", "create", "--flow", "email-or-sms-code", "--client-metadata", "channel=sms", "--raw",
+            "generate-event", "--trigger", "create", "--flow", "email-or-sms-code", "--step", "2", "--method", "sms-code",
+            "--client-metadata", "app=web", "--raw",
         ])
         #expect(generated.status == 0, "\(generated.stderr)")
         let request = try JSONValue(parsing: Array(generated.stdout.utf8)).objectValue?["request"]?.objectValue
-        #expect(request?["clientMetadata"] == ["channel": "sms"])
+        #expect(request?["clientMetadata"] == ["app": "web", "method": "sms-code"])
         #expect(request?["userAttributes"]?.objectValue?["phone_number"] == .string(LocalDefaults.phoneNumber))
         let invoked = try await Self.cognitoLocal([
-            "invoke", "--raw", "--flow", "email-or-sms-code", "--client-metadata", "channel=email", "--client-metadata", "app=web", "-",
+            "invoke", "--raw", "--flow", "email-or-sms-code", "--client-metadata", "method=email-code", "--client-metadata", "app=mobile", "-",
         ], input: generated.stdout)
         #expect(invoked.status == 0, "\(invoked.stderr)")
         let response = try JSONValue(parsing: Array(invoked.stdout.utf8)).objectValue
-        #expect(response?["request"]?.objectValue?["clientMetadata"] == ["app": "web", "channel": "email"])
-        #expect(response?["response"]?.objectValue?["publicChallengeParameters"]?.objectValue?["channel"] == "email", "the flag wins")
-        let refused = try await Self.cognitoLocal(["sign-in", "--client-metadata", "channel"])
+        #expect(response?["request"]?.objectValue?["clientMetadata"] == ["app": "mobile", "method": "email-code"])
+        #expect(response?["response"]?.objectValue?["publicChallengeParameters"]?.objectValue?["challenge"] == "EMAIL_CODE", "the flag wins")
+        let unknown = try await Self.cognitoLocal(["generate-event", "--trigger", "create", "--flow", "email-or-sms-code", "--method", "fax"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("email-code, sms-code"), "\(unknown.stderr)")
+        let refused = try await Self.cognitoLocal(["sign-in", "--client-metadata", "app"])
         #expect(refused.status == CommandExitStatus.usage.rawValue)
     }
 

@@ -67,6 +67,42 @@ struct EventGeneratorTests {
         #expect(event.request.session[3].challengeMetadata == nil)
     }
 
+    @Test("in a flow with a choice, the choice's Verify answers the method and step 2 is the chosen step's challenge",
+          arguments: [(nil, "EMAIL_CODE"), ("sms-code", "SMS_CODE"), ("SMS-Code", "SMS_CODE")] as [(String?, String)])
+    func choiceOfMethod(method: String?, kind: String) async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let configuration = try LocalConfiguration(
+            processEnvironment: ["CHALLENGE_FLOW": "email-or-sms-code", "OUTBOX_PATH": scratch.path("outbox.jsonl")])
+        let jane = try #require(LocalUserTable.embedded.user(named: LocalDefaults.userName)).identity
+        let generator = try EventGenerator(configuration: configuration, identity: jane, method: method)
+        let choice = try await generator.generate(.verify, session: generator.tokens(for: .custom(1), wrongAnswers: 0))
+        #expect(choice.rightAnswer == method?.lowercased() ?? "email-code")
+        let chose = try await InProcessTransport(configuration: configuration).invoke(choice.event.serialized())
+        #expect(chose.summary == "answer correct")
+
+        let create = try await generator.generate(.create, session: generator.tokens(for: .custom(2), wrongAnswers: 0))
+        let invoked = try await InProcessTransport(configuration: configuration).invoke(create.event.serialized())
+        guard case .response(let bytes) = invoked.outcome, case .create(let created) = try AuthChallengeEvent(parsing: bytes) else {
+            Issue.record("the Create after the choice failed: \(invoked.outcome)")
+            return
+        }
+        #expect(created.response.publicChallengeParameters?["challenge"] == kind)
+        let code = try await generator.generate(.verify, session: generator.tokens(for: .custom(2), wrongAnswers: 0))
+        #expect(try await InProcessTransport(configuration: configuration).invoke(code.event.serialized()).summary == "answer correct")
+        let done = try await generator.generate(.define, session: generator.tokens(for: .done, wrongAnswers: 0))
+        #expect(try await InProcessTransport(configuration: configuration).invoke(done.event.serialized()).summary == "issue tokens")
+    }
+
+    @Test("a method the flow does not offer, or a method for a flow without a choice, is refused", arguments: [
+        ("email-or-sms-code", "passkey"), ("email-or-sms-code", "sms"), ("email-code", "email-code"),
+    ])
+    func invalidMethod(flow: String, method: String) throws {
+        let configuration = try LocalConfiguration(processEnvironment: ["CHALLENGE_FLOW": flow, "OUTBOX_PATH": "/dev/null"])
+        let jane = try #require(LocalUserTable.embedded.user(named: LocalDefaults.userName)).identity
+        #expect(throws: InvokerError.self) { try EventGenerator(configuration: configuration, identity: jane, method: method) }
+    }
+
     @Test("steps the flow does not have are refused")
     func invalidSteps() throws {
         let (generator, _) = try Self.generator(flow: "email-code")

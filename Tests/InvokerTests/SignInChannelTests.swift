@@ -22,16 +22,17 @@ struct SignInChannelTests {
         #expect(!run.transcript.contains(LocalDefaults.phoneNumber), "the number is masked in the transcript")
     }
 
-    @Test("email-or-sms-code with ClientMetadata channel=sms still emails the first code: InitiateAuth's ClientMetadata reaches no trigger")
-    func channelChoiceIsNotInTheFirstCreate() async throws {
-        let run = try await SignInTests.signIn(
-            flow: "email-or-sms-code", answers: [ScriptedAnswers.deliveredCode], clientMetadata: ["channel": "sms"])
+    @Test("email-or-sms-code: the choice sms-code, answered and sent as ClientMetadata method, texts the code that signs in")
+    func channelChoiceSMS() async throws {
+        let run = try await SignInTests.signIn(flow: "email-or-sms-code", answers: ["sms-code", ScriptedAnswers.deliveredCode])
         let result = try run.result.get()
         #expect(result.outcome == .signedIn, "\(run.transcript)")
+        #expect(result.session.map(\.challengeResult) == [true, true])
         #expect(run.outbox.count == 1)
-        #expect(run.outbox.first?["channel"] == "email", "the first Create of a sign-in has no ClientMetadata (DESIGN.md §7)")
-        #expect(run.transcript.contains("✉ delivered to j***@e***.com: "), "\(run.transcript)")
-        #expect(run.transcript.contains("ClientMetadata={channel=sms}"))
+        #expect(run.outbox.first?["channel"] == "sms")
+        #expect(run.transcript.contains("choose a method: email-code, sms-code"), "\(run.transcript)")
+        #expect(run.transcript.contains("ANSWER=sms-code  ClientMetadata={method=sms-code}"), "\(run.transcript)")
+        #expect(run.transcript.contains("📱 texted to +*******0100: "), "\(run.transcript)")
     }
 
     @Test("ClientMetadata reaches Verify and the Create after an answer (a code or the password), never Define or a Create after InitiateAuth",
@@ -52,9 +53,9 @@ struct SignInChannelTests {
         #expect(seen.joined(separator: " ") == expected, "\(run.transcript)")
     }
 
-    @Test("email-or-sms-code without ClientMetadata emails the code and signs in")
+    @Test("email-or-sms-code: the choice email-code emails the code that signs in")
     func channelChoiceEmail() async throws {
-        let run = try await SignInTests.signIn(flow: "email-or-sms-code", answers: [ScriptedAnswers.deliveredCode])
+        let run = try await SignInTests.signIn(flow: "email-or-sms-code", answers: ["email-code", ScriptedAnswers.deliveredCode])
         #expect(try run.result.get().outcome == .signedIn, "\(run.transcript)")
         #expect(run.outbox.first?["channel"] == "email")
         #expect(run.outbox.first?["to"] == .string(LocalDefaults.email))
@@ -136,17 +137,19 @@ struct EventClientMetadataTests {
         #expect(event.objectValue?["request"]?.objectValue?["clientMetadata"] == nil, "absent unless given")
     }
 
-    @Test("generate-event puts clientMetadata in the request of each trigger", arguments: EventGenerator.Trigger.allCases)
+    @Test("generate-event puts clientMetadata in the request of each trigger, with the method chosen from the choice on",
+          arguments: EventGenerator.Trigger.allCases)
     func generated(trigger: EventGenerator.Trigger) async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let configuration = try LocalConfiguration(processEnvironment: [
             "CHALLENGE_FLOW": "email-or-sms-code", "OUTBOX_PATH": scratch.path("outbox.jsonl"),
         ])
-        let generator = try EventGenerator(configuration: configuration, identity: Self.jane, clientMetadata: ["channel": "sms"])
-        let generated = try await generator.generate(trigger, session: generator.tokens(for: .custom(1), wrongAnswers: 0))
+        let generator = try EventGenerator(
+            configuration: configuration, identity: Self.jane, clientMetadata: ["app": "web"], method: "sms-code")
+        let generated = try await generator.generate(trigger, session: generator.tokens(for: .custom(2), wrongAnswers: 0))
         let request = generated.event.objectValue?["request"]?.objectValue
-        #expect(request?["clientMetadata"] == ["channel": "sms"])
+        #expect(request?["clientMetadata"] == (trigger == .define ? ["app": "web"] : ["app": "web", "method": "sms-code"]))
         let invocation = try await InProcessTransport(configuration: configuration).invoke(generated.event.serialized())
         guard case .response(let bytes) = invocation.outcome else {
             Issue.record("\(trigger) failed: \(invocation.outcome)")

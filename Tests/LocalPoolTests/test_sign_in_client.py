@@ -21,14 +21,17 @@ CLIENT = pathlib.Path(os.environ.get(
 pytestmark = pytest.mark.skipif(
     not CLIENT.exists(), reason=f"{CLIENT} is not built: run `{BUILD_COMMAND}` first")
 
-# The answer command: a CAPTCHA's answer from the catalog, else the newest code (or link) the outbox holds for the
-# user. It reads the challenge from the environment the client gives it.
+# The answer command: the method given (else the first offered) for a choice of method, a CAPTCHA's answer from the
+# catalog, else the newest code (or link) the outbox holds for the user. It reads the challenge from the environment
+# the client gives it.
 ANSWER_SCRIPT = """
 import json, os, sys
-outbox, catalog, user, field = sys.argv[1:5]
+outbox, catalog, user, field, method = sys.argv[1:6]
 parameters = json.loads(os.environ["CHALLENGE_PARAMETERS"])
 assert os.environ["CHALLENGE_NAME"] == "CUSTOM_CHALLENGE" and int(os.environ["CHALLENGE_ROUND"]) >= 1
-if "captchaUrl" in parameters:
+if parameters.get("challenge") == "METHOD_CHOICE":
+    print(method if method != "-" else parameters["methods"].split(",")[0])
+elif "captchaUrl" in parameters:
     print(json.load(open(catalog))[parameters["captchaUrl"]])
 else:
     messages = [json.loads(line) for line in open(outbox) if line.strip()]
@@ -54,8 +57,8 @@ def answer_files(tmp_path_factory):
     return directory
 
 
-def answer_command(pool, files, user="jane", field="code"):
-    return (f"{sys.executable} {files / 'answer.py'} {pool.outbox} {files / 'catalog.json'} {user} {field}")
+def answer_command(pool, files, user="jane", field="code", method="-"):
+    return (f"{sys.executable} {files / 'answer.py'} {pool.outbox} {files / 'catalog.json'} {user} {field} {method}")
 
 
 def sign_in(pool, *arguments, stdin=None):
@@ -168,15 +171,15 @@ def test_magic_link_answered_with_the_whole_link(pools, answer_files, link):
     assert sent.startswith((link or "http://localhost:3000/sign-in#token={token}").split("{")[0])
 
 
-def test_client_metadata_chooses_the_channel(pools, answer_files):
-    # ClientMetadata reaches Create only from RespondToAuthChallenge, so the channel applies to a code step that
-    # follows the password.
+def test_choice_after_the_password(pools, answer_files):
+    # The client answers the choice with a method and sends it as ClientMetadata method, which Cognito hands to the
+    # Create that follows: the chosen step's code goes by text message.
     pool = pools(flow="srp+email-or-sms-code")
     output, progress = signed_in_json(
-        pool, "--password", PASSWORD, "--client-metadata", "channel=sms",
-        "--answer-command", answer_command(pool, answer_files))
-    assert output["challenges"] == ["PASSWORD_VERIFIER", "CUSTOM_CHALLENGE"]
-    assert "channel: sms" in progress
+        pool, "--password", PASSWORD, "--answer-command", answer_command(pool, answer_files, method="sms-code"))
+    assert output["challenges"] == ["PASSWORD_VERIFIER", "CUSTOM_CHALLENGE", "CUSTOM_CHALLENGE"]
+    assert "methods: email-code,sms-code" in progress
+    assert "challenge: SMS_CODE" in progress
     messages = [json.loads(line) for line in pool.outbox.read_text().splitlines() if line.strip()]
     assert messages[-1]["channel"] == "sms"
 
@@ -192,16 +195,17 @@ def test_wrong_answers_end_the_sign_in(pools):
 
 
 def test_bad_client_metadata_is_a_usage_error(pools):
-    run = sign_in(pools(), "--client-metadata", "channel")
+    run = sign_in(pools(), "--client-metadata", "app")
     assert run.returncode == 64
     assert "--client-metadata" in run.stderr
 
 
-@pytest.mark.parametrize("flow, channel", [("sms-code", "sms"), ("email-or-sms-code", "email")])
-def test_code_flows(pools, answer_files, flow, channel):
-    # email-or-sms-code as a first step: InitiateAuth's ClientMetadata does not reach Create, so the code goes by email.
+@pytest.mark.parametrize("flow, method, channel", [
+    ("sms-code", "-", "sms"), ("email-or-sms-code", "email-code", "email"), ("email-or-sms-code", "sms-code", "sms")])
+def test_code_flows(pools, answer_files, flow, method, channel):
+    # email-or-sms-code asks first which step: the code goes by the chosen step's channel.
     pool = pools(flow=flow)
-    output, _ = signed_in_json(pool, "--client-metadata", "channel=sms", "--answer-command", answer_command(pool, answer_files))
-    assert output["challenges"] == ["CUSTOM_CHALLENGE"]
+    output, _ = signed_in_json(pool, "--answer-command", answer_command(pool, answer_files, method=method))
+    assert output["challenges"] == ["CUSTOM_CHALLENGE"] * (1 if flow == "sms-code" else 2)
     messages = [json.loads(line) for line in pool.outbox.read_text().splitlines() if line.strip()]
     assert messages[-1]["channel"] == channel

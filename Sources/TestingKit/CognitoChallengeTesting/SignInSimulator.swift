@@ -20,7 +20,7 @@ public struct SignInSimulator {
     /// True to sign in as a user Cognito does not know (the pool's "prevent user existence errors" setting makes it
     /// call the triggers anyway).
     public var userNotFound = false
-    /// What the app passes as `ClientMetadata` with each answer, and so to Create and Verify (e.g. `["channel": "sms"]`).
+    /// What the app passes as `ClientMetadata` with each answer, and so to Create and Verify (e.g. `["method": "sms-code"]`).
     public var clientMetadata: [String: String] = [:]
     /// Whether the password is right, for flows that start with SRP.
     public var passwordIsRight = true
@@ -166,7 +166,7 @@ public struct SignInSimulator {
         let step = engine.step(for: issued.kind) ?? engine.flow.steps[issued.seal.stepIndex]
         let context = StepContext(
             user: user, userAttributes: attributes, userNotFound: userNotFound, now: now, policy: engine.policy,
-            stepIndex: issued.seal.stepIndex, attempt: nil, seal: issued.seal)
+            stepIndex: issued.seal.stepIndex, attempt: nil, seal: issued.seal, clientMetadata: clientMetadata)
         return step.expectedAnswer(publicParameters: issued.publicParameters, context: context) ?? delivered.last?.code
     }
 

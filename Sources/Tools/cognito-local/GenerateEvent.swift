@@ -12,7 +12,11 @@ struct GenerateEvent: AsyncParsableCommand {
             as it would in a sign-in: `cognito-local generate-event --trigger verify | cognito-local invoke -`. \
             With --bootstrap they are issued by that bootstrap, and the flow may name the steps it registers. \
             For Verify, the right answer is printed on standard error (for a step of the bootstrap's own, the \
-            answer its expectedAnswer gives, when it can tell).
+            answer its expectedAnswer gives, when it can tell). \
+            In a flow with a choice (passkey-or-email-code, email-or-sms-code, a|b), --method names the step chosen \
+            at its first challenge, choose-method (default: the first offered): that challenge's Verify answers it, \
+            and it goes as ClientMetadata method with that Verify and every Create and Verify after it, so --step 2 \
+            is the chosen step's challenge.
             """)
 
     @Option(help: ArgumentHelp("define, create or verify.", valueName: "trigger"))
@@ -29,6 +33,9 @@ struct GenerateEvent: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Verify's challengeAnswer (default: the right answer).", valueName: "text"))
     var answer: String?
+
+    @Option(help: ArgumentHelp("In a flow with a choice, the step chosen at choose-method (default: the first offered), e.g. sms-code.", valueName: "name"))
+    var method: String?
 
     @Option(help: ArgumentHelp("The user; one not in the user table gets userNotFound: true.", valueName: "name"))
     var user = LocalDefaults.userName
@@ -62,7 +69,8 @@ struct GenerateEvent: AsyncParsableCommand {
             let outcome: Result<EventGenerator.Generated, InvokerError>
             do throws(InvokerError) {
                 let generator = try EventGenerator(
-                    configuration: local, identity: identity, clientMetadata: clientMetadata.metadata, transport: bootstrap)
+                    configuration: local, identity: identity, clientMetadata: clientMetadata.metadata, method: method,
+                    transport: bootstrap)
                 let tokens: [EventGenerator.SessionToken]
                 if let session {
                     tokens = session.split(separator: ",").compactMap { EventGenerator.SessionToken(parsing: String($0)) }

@@ -11,7 +11,7 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(name: [.customShort("e"), .long], help: ArgumentHelp("Set one variable, e.g. -e MAX_ATTEMPTS=5 (repeatable).", valueName: "KEY=VALUE"))
     var env: [String] = []
 
-    @Option(help: ArgumentHelp("The sign-in flow (CHALLENGE_FLOW): email-code, srp-email-code, captcha, captcha-email-code, sms-code, email-or-sms-code, magic-link, passkey, passkey-or-email-code, or steps joined by + from srp (first only), captcha, email-code, sms-code, email-or-sms-code, magic-link and passkey, e.g. srp+captcha+email-code, one place of which may offer a choice joined by | (a first challenge, choose-method, asks which); with --bootstrap also the steps that bootstrap registers (e.g. srp+totp).", valueName: "flow"))
+    @Option(help: ArgumentHelp("The sign-in flow (CHALLENGE_FLOW): email-code, srp-email-code, captcha, captcha-email-code, sms-code, email-or-sms-code, magic-link, passkey, passkey-or-email-code, or steps joined by + from srp (first only), captcha, email-code, sms-code, magic-link and passkey, e.g. srp+captcha+email-code, one place of which may offer a choice joined by | or named (srp+email-or-sms-code is srp+email-code|sms-code; a challenge before it, choose-method, asks which); with --bootstrap also the steps that bootstrap registers (e.g. srp+totp).", valueName: "flow"))
     var flow: String?
 
     @Flag(name: .customLong("no-color"), help: "Never colour the output (also: NO_COLOR=1).")
@@ -47,7 +47,7 @@ struct ConfigurationOptions: ParsableArguments {
 
 /// The app's `ClientMetadata`, passed in the request of the events a command builds.
 struct ClientMetadataOptions: ParsableArguments {
-    @Option(name: .customLong("client-metadata"), help: ArgumentHelp("One ClientMetadata entry in the events' request, e.g. channel=sms for email-or-sms-code (repeatable).", valueName: "KEY=VALUE"))
+    @Option(name: .customLong("client-metadata"), help: ArgumentHelp("One ClientMetadata entry in the events' request, e.g. app=web (repeatable).", valueName: "KEY=VALUE"))
     var entries: [String] = []
 
     func validate() throws {

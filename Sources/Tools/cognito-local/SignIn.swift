@@ -20,7 +20,8 @@ struct SignIn: AsyncParsableCommand {
             a software authenticator kept in FILE (created on first use) registers a passkey for the user through \
             the function's registration API, with the claims of the user's access token, when it holds none of \
             theirs, and answers each passkey challenge from the first of PASSKEY_ALLOWED_ORIGINS. A choice of \
-            method (choose-method) is answered like any challenge, e.g. --answers passkey, and goes as ClientMetadata \
+            method (choose-method, e.g. of passkey-or-email-code or email-or-sms-code) is answered like any challenge, \
+            e.g. --answers passkey or --answers sms-code,@outbox, and goes as ClientMetadata \
             method too.
             """)
 

@@ -18,8 +18,10 @@ struct SignInClient: ParsableCommand {
             InitiateAuth with AuthFlow CUSTOM_AUTH (with --srp or --password, first CHALLENGE_NAME=SRP_A and the \
             PASSWORD_VERIFIER answered with the SRP password claim), then every CUSTOM_CHALLENGE: its public \
             parameters are printed and the answer is read from standard input or from --answer-command. A magic \
-            link given whole is answered with its token. Exit status: 0 signed in, 1 Cognito refused the sign-in \
-            (its error on standard error), 2 anything else (transport, no answer, an unexpected challenge).
+            link given whole is answered with its token. A choice of method (challenge METHOD_CHOICE, e.g. of \
+            email-or-sms-code) is answered with a step name from its methods, which goes as ClientMetadata method \
+            too. Exit status: 0 signed in, 1 Cognito refused the sign-in (its error on standard error), 2 anything \
+            else (transport, no answer, an unexpected challenge).
             """)
 
     @Option(help: "The user name (USERNAME), or an alias the pool accepts.")
@@ -53,7 +55,7 @@ struct SignInClient: ParsableCommand {
     var answerCommand: String?
 
     @Option(name: .customLong("client-metadata"), help: ArgumentHelp(
-        "KEY=VALUE sent as ClientMetadata (repeatable), e.g. channel=sms for email-or-sms-code.",
+        "KEY=VALUE sent as ClientMetadata (repeatable), e.g. app=web.",
         valueName: "key=value"))
     var clientMetadata: [String] = []
 
@@ -153,6 +155,7 @@ struct SignInClient: ParsableCommand {
             challenges.append(name)
             let parameters = (response["ChallengeParameters"] as? [String: Any] ?? [:]).mapValues { "\($0)" }
             var responses: [String: String]
+            var callMetadata = metadata
             switch name {
             case "PASSWORD_VERIFIER":
                 guard let srpClient, let srpPassword else {
@@ -166,6 +169,8 @@ struct SignInClient: ParsableCommand {
                 let answer = try answers.answer(challengeName: name, round: challenges.count, parameters: parameters)
                 if answerCommand != nil { say("     answer › \(answer)") }  // typed answers are on screen already
                 responses = ["USERNAME": parameters["USERNAME"] ?? user, "ANSWER": answer]
+                // Cognito hands the next Create this call's ClientMetadata, never the answer.
+                if parameters["challenge"] == "METHOD_CHOICE" { callMetadata["method"] = answer }
             default:
                 throw ClientFailure("\(name) is not a challenge of the custom-auth flows; this client answers only PASSWORD_VERIFIER and CUSTOM_CHALLENGE")
             }
@@ -173,7 +178,7 @@ struct SignInClient: ParsableCommand {
             var next: [String: Any] = [
                 "ClientId": clientId, "ChallengeName": name, "Session": session, "ChallengeResponses": responses,
             ]
-            if !metadata.isEmpty { next["ClientMetadata"] = metadata }
+            if !callMetadata.isEmpty { next["ClientMetadata"] = callMetadata }
             response = try api.call("RespondToAuthChallenge", next)
         }
     }

@@ -198,16 +198,15 @@ public struct TriggerConfiguration: Sendable {
     }
 
     /// The built-in steps that live in modules of their own, built on the public step API: `magic-link`,
-    /// `sms-code`, `email-or-sms-code` and `passkey`.
+    /// `sms-code` and `passkey`.
     static func moduleSteps(
         linkURL: MagicLinkURL? = nil, requireVerifiedEmail: Bool = true, requireVerifiedPhone: Bool = true,
         smsCountries: CallingCodes? = nil, passkeys: PasskeySettings? = nil
     ) -> [any ChallengeStep] {
-        let email = EmailCodeStep(requireVerifiedEmail: requireVerifiedEmail)
-        let sms = SMSCodeStep(requireVerifiedPhone: requireVerifiedPhone, allowedCountries: smsCountries)
-        return [
-            MagicLinkStep(linkURL: linkURL, requireVerifiedEmail: requireVerifiedEmail), sms,
-            CodeChannelChoiceStep(email: email, sms: sms), PasskeyStep(settings: passkeys),
+        [
+            MagicLinkStep(linkURL: linkURL, requireVerifiedEmail: requireVerifiedEmail),
+            SMSCodeStep(requireVerifiedPhone: requireVerifiedPhone, allowedCountries: smsCountries),
+            PasskeyStep(settings: passkeys),
         ]
     }
 

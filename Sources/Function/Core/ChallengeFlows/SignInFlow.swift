@@ -4,7 +4,8 @@
 /// then the names of custom steps from a ``StepRegistry`` (built in: `captcha`, `email-code`). Names joined by `|`
 /// (`passkey|email-code`) let the user choose: a ``MethodChoiceStep`` asks which, and the chosen step follows. The
 /// common flows also have names: `email-code`, `srp-email-code`, `captcha`, `captcha-email-code`,
-/// `passkey-or-email-code`.
+/// `passkey-or-email-code`, `email-or-sms-code`. The name of a choice may stand for it in a `+` list
+/// (`srp+email-or-sms-code` is `srp+email-code|sms-code`).
 ///
 /// Two flows are equal when they pass through the same steps by name, whatever the steps' settings.
 public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
@@ -42,7 +43,20 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
         ("captcha", "captcha"),
         ("captcha-email-code", "captcha+email-code"),
         ("passkey-or-email-code", "passkey|email-code"),
+        ("email-or-sms-code", "email-code|sms-code"),
     ]
+
+    /// The choice a named flow of one choice stands for (`email-code|sms-code` for `email-or-sms-code`), else `token`.
+    private static func expandingChoice(_ token: String) -> String {
+        namedFlows.first { $0.name == token && $0.specification.contains("|") && !$0.specification.contains("+") }?
+            .specification ?? token
+    }
+
+    /// The name of the named flow of one choice that stands for `choice` (written `a|b`), else `choice`.
+    private static func namingChoice(_ choice: String) -> String {
+        guard choice.contains("|") else { return choice }
+        return namedFlows.first { $0.specification == choice }?.name ?? choice
+    }
 
     /// Reads a flow name or a `+`-separated list of steps, looking the steps up in `registry`.
     public init(parsing specification: String, registry: StepRegistry = .builtIn()) throws(ConfigurationError) {
@@ -50,7 +64,9 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
         if let named = Self.namedFlows.first(where: { $0.name == text }) {
             text = named.specification
         }
-        let tokens = text.split(separator: "+", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+        let tokens = text.split(separator: "+", omittingEmptySubsequences: false).map {
+            Self.expandingChoice(String($0).trimmingSpaces())
+        }
         let startsWithPassword = tokens.first == "srp"
         var steps: [any ChallengeStep] = []
         var choices: [Int: [any ChallengeStep]] = [:]
@@ -61,7 +77,7 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
                     throw .invalid(
                         variable: "CHALLENGE_FLOW", value: specification,
                         expected: "one of " + Self.namedFlows.map(\.name).joined(separator: ", ")
-                            + ", or steps joined by '+' (or '|' for a choice) from: srp (first only), "
+                            + ", or steps joined by '+' (or '|' for a choice, or a choice's name) from: srp (first only), "
                             + registry.names.joined(separator: ", "))
                 }
                 guard !named.contains(where: { $0.name == step.name }) else {
@@ -107,11 +123,11 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
         return Self.namedFlows.first { $0.specification == composition }?.name ?? composition
     }
 
-    /// The custom steps as written: a choice as `a|b`, without the step that asks for it.
+    /// The custom steps as written: a choice as `a|b` or by its name, without the step that asks for it.
     private var writtenSteps: [String] {
         steps.indices.compactMap { index in
             if choices[index + 1] != nil, steps[index] is MethodChoiceStep { return nil }
-            return steps(at: index).map(\.name).joined(separator: "|")
+            return Self.namingChoice(steps(at: index).map(\.name).joined(separator: "|"))
         }
     }
 

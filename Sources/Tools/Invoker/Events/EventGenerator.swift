@@ -79,15 +79,33 @@ public final class EventGenerator {
     private let identity: EventIdentity
     /// The app's `ClientMetadata`, in every event (and every Create run on the way); nil leaves it out.
     private let clientMetadata: [String: String]?
+    /// In a flow with a choice (`a|b`): the position of its choose-method challenge and the method chosen there.
+    private let choice: (index: Int, method: String)?
 
-    /// - Parameter transport: where the triggers run; nil runs them in this process, keeping codes in memory.
+    /// - Parameters:
+    ///   - method: in a flow with a choice, the step chosen at its choose-method challenge (default: the first
+    ///     offered); that challenge's Verify answers it, and it goes as `ClientMetadata` `method` with that Verify
+    ///     and every Create and Verify after it, as an app passes it.
+    ///   - transport: where the triggers run; nil runs them in this process, keeping codes in memory.
     public init(
         configuration: LocalConfiguration, identity: EventIdentity, clientMetadata: [String: String]? = nil,
-        transport: (any TriggerTransport)? = nil
+        method: String? = nil, transport: (any TriggerTransport)? = nil
     ) throws(InvokerError) {
         self.configuration = configuration
         self.identity = identity
         self.clientMetadata = clientMetadata
+        let flow = configuration.flow
+        if let (position, offered) = flow.choices.first {
+            let names = offered.map(\.name)
+            guard let chosen = method.map({ $0.lowercased() }) ?? names.first, names.contains(chosen) else {
+                throw .usage("--method \(method ?? ""): the flow \(flow) offers \(names.joined(separator: ", "))")
+            }
+            choice = (position - 1, chosen)
+        } else if let method {
+            throw .usage("--method \(method): the flow \(flow) offers no choice of method")
+        } else {
+            choice = nil
+        }
         if let transport {
             self.transport = transport
             codes = nil
@@ -136,21 +154,30 @@ public final class EventGenerator {
         case .define:
             return Generated(event: EventFactory.define(identity, session: session, clientMetadata: clientMetadata), rightAnswer: nil)
         case .create:
-            return Generated(event: EventFactory.create(identity, session: session, clientMetadata: clientMetadata), rightAnswer: nil)
+            return Generated(event: EventFactory.create(identity, session: session, clientMetadata: metadata(after: session)), rightAnswer: nil)
         case .verify:
             let issued = try await create(session)
             let right = try await rightAnswer(to: issued.response.publicChallengeParameters ?? [:])
             let event = EventFactory.verify(
                 identity, privateChallengeParameters: issued.response.privateChallengeParameters ?? [:],
-                answer: answer ?? right ?? "000000", clientMetadata: clientMetadata)
+                answer: answer ?? right ?? "000000", clientMetadata: metadata(after: session, answering: true))
             return Generated(event: event, rightAnswer: right)
         }
+    }
+
+    /// The `ClientMetadata` of a Create after `session`, or of the Verify of the challenge it builds when
+    /// `answering`: the app's, with `method` from the choice of method on (its Verify, and every event after it but
+    /// Define's).
+    private func metadata(after session: [SessionEntry], answering: Bool = false) -> [String: String]? {
+        let passed = session.filter { $0.challengeName == .customChallenge && $0.challengeResult }.count
+        guard let choice, passed > choice.index || (answering && passed == choice.index) else { return clientMetadata }
+        return (clientMetadata ?? [:]).merging([MethodChoiceStep.metadataKey: choice.method]) { $1 }
     }
 
     /// Runs Create for the session, as Cognito would after Define named CUSTOM_CHALLENGE.
     private func create(_ session: [SessionEntry]) async throws(InvokerError) -> CreateAuthChallengeEvent {
         let invocation = try await transport.invoke(
-            EventFactory.create(identity, session: session, clientMetadata: clientMetadata).serialized())
+            EventFactory.create(identity, session: session, clientMetadata: metadata(after: session)).serialized())
         switch invocation.outcome {
         case .response(let bytes):
             guard case .create(let event)? = try? AuthChallengeEvent(parsing: bytes) else {
@@ -180,8 +207,10 @@ public final class EventGenerator {
                 throw .usage("the bootstrap cannot give the expected answer of the step \"\(step.name)\": \(error)")
             }
         // A delivered answer (an email or text-message code, a sign-in link's token): the one just captured.
-        case let kind? where configuration.flow.steps.contains(where: { $0.kind.rawValue == kind && $0.deliversAnswer }):
+        case let kind? where configuration.flow.allSteps.contains(where: { $0.kind.rawValue == kind && $0.deliversAnswer }):
             return codes?.latest(for: identity.userName) ?? outboxCode()
+        case MethodChoiceStep.kind.rawValue?:
+            return choice?.method
         case ChallengeKind.captcha.rawValue? where parameters["provider"] != nil:
             // A widget token: one the local siteverify stand-in accepts, unique so that it is not a second use.
             return configuration.usesLocalSiteverify ? "\(SiteverifyStandIn.passingToken).\(UInt64.random(in: 0...UInt64.max))" : nil

@@ -8,7 +8,7 @@ public struct LocalUser: Sendable, Equatable {
     public let password: String
     public let email: String
     public let sub: String
-    /// A verified phone number in E.164 form (`sms-code`, `email-or-sms-code`), if the user has one.
+    /// A verified phone number in E.164 form (`sms-code`, and `email-or-sms-code` when the user chooses it), if the user has one.
     public let phoneNumber: String?
     /// Any other attributes, as Cognito names them (`custom:totp_secret`, `name`, …), over those the fields above
     /// give: `"email_verified": "false"` makes the address unverified.

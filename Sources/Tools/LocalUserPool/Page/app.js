@@ -28,7 +28,6 @@ const METHOD_LABELS = {
   passkey: "Use a passkey",
   "email-code": "Email me a code",
   "sms-code": "Text me a code",
-  "email-or-sms-code": "Send me a code",
   "magic-link": "Email me a sign-in link",
 };
 
@@ -46,7 +45,7 @@ function show(section, state) {
   for (const id of SECTIONS) $(id).hidden = id !== section;
   $("again-box").hidden = section === "start-form" || section === "signed-in" || section === null;
   document.body.dataset.state = state ?? section ?? "ended";
-  const first = section && $(section).querySelector("input:not([type=radio]):not([disabled]), button");
+  const first = section && $(section).querySelector("input:not([disabled]), button");
   if (first && section !== "signed-in") first.focus();
 }
 
@@ -61,10 +60,6 @@ function fail(text, state = "failed") {
   status(text, "error");
   show(null, state);
   $("again-box").hidden = false;
-}
-
-function channel() {
-  return document.querySelector("input[name=channel]:checked")?.value ?? "email";
 }
 
 const minutes = (seconds) => {
@@ -109,9 +104,8 @@ async function handle(result, previous) {
       return show("passkey-form", wrong ? "wrong-passkey" : "passkey");
     }
     case "EMAIL_CODE":
-    case "SMS_CODE":
-    case "CODE": {
-      const sms = parameters.challenge === "SMS_CODE" || parameters.channel === "sms";
+    case "SMS_CODE": {
+      const sms = parameters.challenge === "SMS_CODE";
       const by = sms ? "by text message" : "by email";
       $("code-label").textContent = `Code sent ${by} to ${parameters.destination ?? "you"}`;
       $("code").value = "";
@@ -150,12 +144,14 @@ async function handle(result, previous) {
   }
 }
 
-/** Answers the current challenge; a wrong answer comes back as the same challenge with fewer attempts left. */
-async function answer(responses, metadata = {}) {
+/**
+ * Answers the current challenge, with `metadata` as ClientMetadata when given; a wrong answer comes back as the same
+ * challenge with fewer attempts left.
+ */
+async function answer(responses, metadata) {
   const previous = flow.parameters;
-  const clientMetadata = { channel: flow.channel, ...metadata };
   try {
-    const result = await client.respond(flow.challengeName, flow.session, { USERNAME: flow.userName, ...responses }, clientMetadata);
+    const result = await client.respond(flow.challengeName, flow.session, { USERNAME: flow.userName, ...responses }, metadata);
     await handle(result, previous);
   } catch (error) {
     explain(error, previous);
@@ -191,7 +187,7 @@ async function start(event) {
   if (!userName) return status("Enter your user name or email.", "error");
   const password = $("password").value;
   $("password").value = "";
-  flow = { userName, channel: channel(), password: password || null };
+  flow = { userName, password: password || null };
   localStorage.removeItem(PENDING_LINK);
   status("Starting…");
   try {
@@ -200,7 +196,7 @@ async function start(event) {
       flow.srp = new SRPClient();
       parameters = { SRP_A: flow.srp.srpA, CHALLENGE_NAME: "SRP_A" };
     }
-    const result = await client.initiateCustomAuth(userName, parameters, { channel: flow.channel });
+    const result = await client.initiateCustomAuth(userName, parameters);
     await handle(result, null);
   } catch (error) {
     explain(error, null);
@@ -271,10 +267,10 @@ async function finishWithLink(token, event) {
   try {
     if (pending && pending.userName.toLowerCase() === userName.toLowerCase()) {
       flow = { userName: pending.userName, session: pending.session, challengeName: "CUSTOM_CHALLENGE",
-        parameters: { challenge: "MAGIC_LINK" }, channel: "email" };
+        parameters: { challenge: "MAGIC_LINK" } };
     } else {
       // Opened where the sign-in did not start: start one again; the link sent earlier stays in force.
-      flow = { userName, channel: "email" };
+      flow = { userName };
       const challenge = await client.initiateCustomAuth(userName);
       if (challenge.ChallengeParameters?.challenge !== "MAGIC_LINK") return handle(challenge, null);
       flow.session = challenge.Session;

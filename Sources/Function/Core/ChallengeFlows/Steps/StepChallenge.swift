@@ -10,8 +10,8 @@ public struct StepChallenge: Sendable, Equatable {
     /// Why a real user's code was not sent (the user is answered as an unknown user would be), if it was not.
     public var unusableAddress: UnusableAddress?
     /// The channel the secret goes by, or would have gone by when nothing is sent; nil means the delivery's
-    /// channel, or the step's only one. Set by a step that offers a choice, so that a code sealed for one channel is
-    /// never taken for a code sent by another.
+    /// channel, or the step's only one. Set by a step that may send by more than one channel, so that a code sealed for one
+    /// channel is never taken for a code sent by another.
     public var channel: MessageChannel?
 
     /// A challenge; by default nothing is delivered.

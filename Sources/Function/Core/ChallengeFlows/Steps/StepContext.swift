@@ -23,7 +23,7 @@ public struct StepContext: Sendable {
     /// At Create, the seal of the previous attempt at this step when the last answer to it was wrong; at Verify,
     /// the seal of the challenge being answered.
     public let seal: ChallengeSeal?
-    /// What the app passed as `ClientMetadata` with this call (e.g. `channel`); empty when it passed nothing.
+    /// What the app passed as `ClientMetadata` with this call (e.g. `method`); empty when it passed nothing.
     /// The client chooses it, so it may steer a choice the user is allowed to make, never a check.
     public let clientMetadata: [String: String]
     /// Keys for the step's own signed data, derived from the deployment's secret for this step's kind.
