@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto", "Settings"]),
         .target(name: "AWSClient", dependencies: ["AWSSigV4", "CurlHTTP", "PosixLock"]),
         .target(name: "EmailDelivery", dependencies: ["PlainText", "Settings", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "SMSDelivery", dependencies: ["PlainText", "Settings", "ChallengeFlows", "EmailDelivery", "AWSSigV4", "AWSClient", "CurlHTTP"]),
+        .target(name: "SMSDelivery", dependencies: ["PlainText", "Settings", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP"]),
         .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
         .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
         .target(name: "PasskeyChallenge", dependencies: ["ChallengeFlows", "WebAuthn", "ChallengeCrypto", "LosslessJSON"]),

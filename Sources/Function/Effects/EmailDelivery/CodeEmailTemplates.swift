@@ -1,4 +1,5 @@
 import ChallengeFlows
+import PlainText
 
 /// The subject and bodies of a code email. Each may use the placeholders `{code}`, `{minutes}` (whole minutes the
 /// code stays valid, at least 1), `{username}` and, in a sign-in link's email, `{link}`; any other text, braces
@@ -41,30 +42,12 @@ public struct CodeEmailTemplates: Sendable, Equatable {
             "username": message.userName,
             "link": message.link ?? "",
         ]
-        let subjectLine = Self.fill(subject, with: values)
+        let subjectLine = subject.fillingPlaceholders(values)
             .map { $0 == "\r\n" || $0 == "\n" || $0 == "\r" ? " " : $0 }
         return CodeEmail(
             subject: String(subjectLine),
-            text: Self.fill(text, with: values),
-            html: Self.fill(html, with: values.mapValues(Self.htmlEscaped)))
-    }
-
-    /// The template with each known `{name}` replaced in one pass, so that a value is never scanned again.
-    package static func fill(_ template: String, with values: [String: String]) -> String {
-        var output = ""
-        var rest = template[...]
-        while let open = rest.firstIndex(of: "{") {
-            output += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            if let close = rest[afterOpen...].firstIndex(of: "}"), let value = values[String(rest[afterOpen..<close])] {
-                output += value
-                rest = rest[rest.index(after: close)...]
-            } else {
-                output += "{"
-                rest = rest[afterOpen...]
-            }
-        }
-        return output + rest
+            text: text.fillingPlaceholders(values),
+            html: html.fillingPlaceholders(values.mapValues(Self.htmlEscaped)))
     }
 
     static func htmlEscaped(_ text: String) -> String {

@@ -1,4 +1,3 @@
-import EmailDelivery
 import PlainText
 import Settings
 
@@ -30,6 +29,6 @@ public struct SMSText: Sendable, Equatable {
 
     /// The message for one code.
     public func render(code: String, validForSeconds: Int) -> String {
-        CodeEmailTemplates.fill(template, with: ["code": code, "minutes": String(max(1, validForSeconds / 60))])
+        template.fillingPlaceholders(["code": code, "minutes": String(max(1, validForSeconds / 60))])
     }
 }
