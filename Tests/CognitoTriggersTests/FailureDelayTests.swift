@@ -113,6 +113,26 @@ extension SignInLimitsTests {
         #expect(try verify(handler, user, answer: try #require(delivery.messages.last?.code)))
     }
 
+    @Test("with the default settings, someone who spends a user's budget as fast as the delays allow and leaves does not lock them out")
+    func defaultsKeepTheUserIn() throws {
+        let handler = try handler()
+        let attacker = try created(handler)
+        let start = clock.read()
+        // One wrong answer a second until none is judged any more: the budget of ten, then the code's own three
+        // (the code expires on the way; an answer after expiry still counts as wrong).
+        var summaries: [String] = []
+        repeat {
+            summaries.append(try verifyResult(handler, attacker, answer: Self.wrong).summary)
+            clock.advance(1)
+        } while summaries.last?.hasPrefix("answer not judged: MAX_FAILURES_PER_WINDOW=10") == false && summaries.count < 3600
+        #expect(summaries.filter { !$0.hasPrefix("answer not judged") }.count == 13, "\(Set(summaries))")
+        #expect(clock.read() - start >= 1 + 2 + 4 + 8 + 16 + 32 + 60 * 4, "the delays stretched it over five minutes")
+        clock.advance(61)
+        let user = try created(handler)
+        #expect(delivery.messages.count == 2)
+        #expect(try verify(handler, user, answer: try #require(delivery.messages.last?.code)))
+    }
+
     @Test("past the failure budget each delivered code gives at most FRESH_CODE_ATTEMPTS guesses; a reused code none; the send throttle bounds them")
     func freshBudgetIsSmallAndBounded() throws {
         let handler = try handler([
