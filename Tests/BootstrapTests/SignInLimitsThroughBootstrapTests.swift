@@ -142,7 +142,8 @@ import Testing
     @Test func failureBudgetAcrossSessions() async throws {
         let moto = try Moto()
         defer { moto.server.stop() }
-        let function = try await Function(moto: moto, ["MAX_FAILURES_PER_WINDOW": "10"])
+        let function = try await Function(
+            moto: moto, ["MAX_FAILURES_PER_WINDOW": "10", "FAILURE_DELAY_BASE_SECONDS": "0", "FRESH_CODE_ATTEMPTS": "0"])
         var verdicts: [Bool] = []
         for _ in 0..<50 {
             // Each session: a new sign-in's Create (the live code is reused), then a wrong answer.
@@ -207,18 +208,11 @@ import Testing
         for function in functions { try await function.stop() }
     }
 
-    /// 40 wrong answers at once from 8 bootstraps on one table, with a budget of 10: exactly 10 are judged, the
-    /// rest are refused unjudged, and none fails on contention.
-    @Test func concurrentWrongAnswersNeverExceedTheBudget() async throws {
-        let moto = try Moto()
-        defer { moto.server.stop() }
-        var functions: [Function] = []
-        for _ in 0..<8 { functions.append(try await Function(moto: moto, ["MAX_FAILURES_PER_WINDOW": "10"])) }
-        let created = try #require(try Self.object(try await functions[0].create(user: "swarm")))
-        let verify = try verifyEvent(for: created, answer: "000000")
-        let outcomes = try await withThrowingTaskGroup(of: [Bool?].self) { group in
+    /// `verify` sent five times at once by each of `functions`: every Verify's `answerCorrect` (nil: no answer).
+    static func answerAtOnce(_ verify: JSONObject, from functions: [Function]) async throws -> [Bool?] {
+        try await withThrowingTaskGroup(of: [Bool?].self) { group in
             for function in functions {
-                group.addTask { [verify] in
+                group.addTask {
                     var verdicts: [Bool?] = []
                     for _ in 0..<5 {
                         let outcome = try Self.object(try await invoke(function.emulator, verify))
@@ -229,19 +223,79 @@ import Testing
             }
             return try await group.reduce([]) { $0 + $1 }
         }
-        #expect(outcomes.count == 40)
-        #expect(outcomes.allSatisfy { $0 == false }, "every answer answered, none right: \(outcomes)")
-        var judged = 0
-        var unjudged = 0
+    }
+
+    /// Stops `functions` and counts how often each of `phrases` appears in their logs; none may have failed on the
+    /// state store.
+    static func stop(_ functions: [Function], counting phrases: [String]) async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
         for function in functions {
             try await function.stop()
             let log = function.bootstrap.standardError()
-            judged += log.components(separatedBy: "answer wrong").count - 1
-            unjudged += log.components(separatedBy: "MAX_FAILURES_PER_WINDOW=10 wrong answers reached").count - 1
+            for phrase in phrases { counts[phrase, default: 0] += log.components(separatedBy: phrase).count - 1 }
             #expect(!log.contains("StateStoreUnavailable"), "\(log)")
         }
-        #expect(judged == 10)
-        #expect(judged + unjudged == 40)
+        return counts
+    }
+
+    /// 40 wrong answers at once from 8 bootstraps on one table, with a budget of 10: exactly 10 are judged, the
+    /// rest are refused unjudged, and none fails on contention.
+    @Test func concurrentWrongAnswersNeverExceedTheBudget() async throws {
+        let moto = try Moto()
+        defer { moto.server.stop() }
+        var functions: [Function] = []
+        let settings = ["MAX_FAILURES_PER_WINDOW": "10", "FAILURE_DELAY_BASE_SECONDS": "0", "FRESH_CODE_ATTEMPTS": "0"]
+        for _ in 0..<8 { functions.append(try await Function(moto: moto, settings)) }
+        let created = try #require(try Self.object(try await functions[0].create(user: "swarm")))
+        let outcomes = try await Self.answerAtOnce(try verifyEvent(for: created, answer: "000000"), from: functions)
+        #expect(outcomes.count == 40)
+        #expect(outcomes.allSatisfy { $0 == false }, "every answer answered, none right: \(outcomes)")
+        let unjudged = "MAX_FAILURES_PER_WINDOW=10 wrong answers reached"
+        let counts = try await Self.stop(functions, counting: ["answer wrong", unjudged])
+        #expect(counts["answer wrong"] == 10)
+        #expect(counts["answer wrong", default: 0] + counts[unjudged, default: 0] == 40)
+    }
+
+    /// 40 wrong answers at once from 8 bootstraps on one table, with a 600 s delay from the third wrong answer on:
+    /// the delay is decided in the write that records a wrong answer, so exactly 3 are judged and the rest are
+    /// refused unjudged as too early.
+    @Test func concurrentAnswersWaitForTheDelay() async throws {
+        let moto = try Moto()
+        defer { moto.server.stop() }
+        var functions: [Function] = []
+        let settings = ["FAILURE_DELAY_BASE_SECONDS": "600", "FAILURE_DELAY_MAX_SECONDS": "600", "MAX_FAILURES_PER_WINDOW": "100"]
+        for _ in 0..<8 { functions.append(try await Function(moto: moto, settings)) }
+        let created = try #require(try Self.object(try await functions[0].create(user: "hasty")))
+        let outcomes = try await Self.answerAtOnce(try verifyEvent(for: created, answer: "000000x"), from: functions)
+        #expect(outcomes.count == 40 && outcomes.allSatisfy { $0 == false }, "\(outcomes)")
+        let tooEarly = "answer not judged: too soon after a wrong answer"
+        let counts = try await Self.stop(functions, counting: ["answer wrong", tooEarly])
+        #expect(counts["answer wrong"] == 3)
+        #expect(counts[tooEarly] == 37)
+    }
+
+    /// The failure budget spent, a newly delivered code gets FRESH_CODE_ATTEMPTS answers and no more, even when 40
+    /// come at once from 8 bootstraps on one table; the next code delivered signs its user in.
+    @Test func freshCodeBudgetUnderConcurrency() async throws {
+        let moto = try Moto()
+        defer { moto.server.stop() }
+        var functions: [Function] = []
+        let settings = [
+            "MAX_FAILURES_PER_WINDOW": "2", "FAILURE_DELAY_BASE_SECONDS": "0", "FRESH_CODE_ATTEMPTS": "3", "RESEND_AFTER_SECONDS": "0",
+        ]
+        for _ in 0..<8 { functions.append(try await Function(moto: moto, settings)) }
+        // Two wrong answers spend the window's budget, three more the first code's own.
+        let first = try #require(try Self.object(try await functions[0].create(user: "locked")))
+        for _ in 0..<5 { #expect(try await answerCorrect(functions[0].emulator, create: first, answer: "000000x") == .bool(false)) }
+        let second = try #require(try Self.object(try await functions[1].create(user: "locked")))
+        let outcomes = try await Self.answerAtOnce(try verifyEvent(for: second, answer: "000000x"), from: functions)
+        #expect(outcomes.count == 40 && outcomes.allSatisfy { $0 == false }, "\(outcomes)")
+        let third = try #require(try Self.object(try await functions[2].create(user: "locked")))
+        let code = try #require(try moto.lastCode())
+        #expect(try await answerCorrect(functions[3].emulator, create: third, answer: code) == .bool(true))
+        #expect(try moto.sentCount() == 3)
+        let counts = try await Self.stop(functions, counting: ["answer wrong"])
+        #expect(counts["answer wrong"] == 2 + 3 + 3)
     }
 
     @Test func storeDownOrSlowFailsCreateInTimeAndSendsNothing() async throws {

@@ -47,7 +47,8 @@ extension SignInLimitsTests {
 
     @Test("a step that proves identity but delivers nothing (a TOTP) spends the failure budget across sessions")
     func identityStepsSpendTheBudget() throws {
-        let handler = try handler(["CHALLENGE_FLOW": "time-code", "MAX_FAILURES_PER_WINDOW": "10"], steps: [TimeCodeStep()])
+        let handler = try handler(
+            ["CHALLENGE_FLOW": "time-code", "MAX_FAILURES_PER_WINDOW": "10", "FAILURE_DELAY_BASE_SECONDS": "0"], steps: [TimeCodeStep()])
         var summaries: [String] = []
         for _ in 0..<20 {
             let session = try created(handler)
@@ -97,7 +98,8 @@ extension SignInLimitsTests {
     @Test("40 wrong answers at once from 8 handlers sharing the store judge no more than the budget")
     func concurrentWrongAnswersStayWithinBudget() async throws {
         let store = SlowStore()
-        let handlers = try (0..<8).map { _ in try handler(["MAX_FAILURES_PER_WINDOW": "10"], store: store) }
+        let settings = ["MAX_FAILURES_PER_WINDOW": "10", "FAILURE_DELAY_BASE_SECONDS": "0", "FRESH_CODE_ATTEMPTS": "0"]
+        let handlers = try (0..<8).map { _ in try handler(settings, store: store) }
         let event = try verifyEvent(after: try created(handlers[0]), answer: "000000")
         let outcomes = await withTaskGroup(of: [String].self) { group in
             for handler in handlers {
@@ -164,7 +166,10 @@ extension SignInLimitsTests {
 
     @Test("wrong answers at the end of one window and the start of the next get one allowance, not two")
     func noBurstAtTheWindowBoundary() throws {
-        let handler = try handler(["MAX_FAILURES_PER_WINDOW": "10", "FAILURE_WINDOW_SECONDS": "3600"])
+        let handler = try handler([
+            "MAX_FAILURES_PER_WINDOW": "10", "FAILURE_WINDOW_SECONDS": "3600", "FAILURE_DELAY_BASE_SECONDS": "0",
+            "FRESH_CODE_ATTEMPTS": "0",
+        ])
         clock.advance(3600 - clock.read() % 3600 - 30)
         let challenge = try created(handler)
         var judged = 0

@@ -171,7 +171,7 @@ struct FunnelMetricsTests {
 
     @Test("FailureBudgetExhausted moves when the wrong answers of the window are spent")
     func failureBudgetExhausted() throws {
-        let handler = try handler(["MAX_FAILURES_PER_WINDOW": "1"])
+        let handler = try handler(["MAX_FAILURES_PER_WINDOW": "1", "FRESH_CODE_ATTEMPTS": "0"])
         let created = try #require(try invoke(handler, try event("email-code/02-create-code.json")).created)
         let code = try #require(delivery.messages.first?.code)
         let wrong = code == "000000" ? "111111" : "000000"

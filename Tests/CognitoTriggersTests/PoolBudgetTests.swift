@@ -99,7 +99,10 @@ extension SignInLimitsTests {
 
     @Test("a guesser past one user's MAX_FAILURES_PER_WINDOW takes nothing more from the pool's failure budget")
     func oneUsersGuesserDoesNotSpendThePool() throws {
-        let handler = try handler(["POOL_MAX_FAILURES_PER_WINDOW": "24", "MAX_FAILURES_PER_WINDOW": "2", "DECOY_DELAY_MS": "0"])
+        let handler = try handler([
+            "POOL_MAX_FAILURES_PER_WINDOW": "24", "MAX_FAILURES_PER_WINDOW": "2", "DECOY_DELAY_MS": "0",
+            "FAILURE_DELAY_BASE_SECONDS": "0", "FRESH_CODE_ATTEMPTS": "0",
+        ])
         let challenge = try created(handler)
         let summaries = try (0..<10).map { _ in try verifyResult(handler, challenge, answer: "000000x").summary }
         #expect(summaries.filter { $0 == "answer wrong" }.count == 2)

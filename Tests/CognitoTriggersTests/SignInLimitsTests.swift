@@ -102,7 +102,10 @@ struct SignInLimitsTests {
 
     @Test("the failure budget: past MAX_FAILURES_PER_WINDOW wrong answers over all sessions, nothing verifies")
     func failureBudget() throws {
-        let handler = try handler(["MAX_FAILURES_PER_WINDOW": "10", "FAILURE_WINDOW_SECONDS": "3600"])
+        let handler = try handler([
+            "MAX_FAILURES_PER_WINDOW": "10", "FAILURE_WINDOW_SECONDS": "3600", "FAILURE_DELAY_BASE_SECONDS": "0",
+            "FRESH_CODE_ATTEMPTS": "0",
+        ])
         let challenge = try created(handler)
         let code = try #require(delivery.messages.first?.code)
         for _ in 0..<10 {
@@ -162,6 +165,7 @@ struct SignInLimitsTests {
     @Test("limits are configured by their variables; bad values name them", arguments: [
         "RESEND_AFTER_SECONDS", "MAX_SENDS_PER_WINDOW", "SEND_WINDOW_SECONDS", "MAX_FAILURES_PER_WINDOW", "FAILURE_WINDOW_SECONDS",
         "POOL_MAX_SENDS_PER_WINDOW", "POOL_MAX_SMS_PER_WINDOW", "POOL_MAX_FAILURES_PER_WINDOW", "POOL_WINDOW_SECONDS",
+        "FAILURE_DELAY_BASE_SECONDS", "FAILURE_DELAY_MAX_SECONDS", "FRESH_CODE_ATTEMPTS",
     ])
     func badLimit(variable: String) {
         let error = #expect(throws: ConfigurationError.self) {

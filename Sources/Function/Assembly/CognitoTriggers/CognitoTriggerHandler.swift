@@ -274,11 +274,11 @@ public final class CognitoTriggerHandler {
         do {
             defer { facts.stateStoreTime = start.duration(to: .now) }
             let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
-            // A user out of wrong answers is refused below without taking from the pool: one user's guesser cannot
-            // spend everyone's budget.
+            // An answer the user's record refuses unjudged (out of wrong answers, too early) is refused below without
+            // taking from the pool: one user's guesser cannot spend everyone's budget.
             let poolSpent = if outcome.isCorrect {
                 try limiter.poolFailuresSpent(user: user, userKey: key, now: now)
-            } else if try limiter.failuresSpent(key: key, now: now) {
+            } else if try limiter.refusesUnjudged(key: key, seal: seal, requiresLiveCode: step.deliversAnswer, now: now) {
                 false
             } else {
                 try limiter.reservePool([.failures], user: user, userKey: key, now: now) != nil
@@ -306,6 +306,9 @@ public final class CognitoTriggerHandler {
         case .replayed:
             facts.outcome = .replayed
             return (false, "answer rejected: it was accepted before, and may be used only once", nil)
+        case .tooEarly(let secondsLeft):
+            facts.outcome = .tooEarly
+            return (false, "answer not judged: too soon after a wrong answer (FAILURE_DELAY_BASE_SECONDS); answers are judged again in \(secondsLeft) s", nil)
         }
     }
 

@@ -74,13 +74,15 @@ extension SignInLimiter {
         }
     }
 
-    /// True when the user with record `key` has no wrong answers left in the window (only asked when the pool's
-    /// failure budget is on).
-    func failuresSpent(key: String, now: Int64) throws(StateStoreError) -> Bool {
+    /// True when the user with record `key` would have an answer to `seal` refused unjudged (the failure budget
+    /// spent, too soon after a wrong answer, not the live code); only asked when the pool's failure budget is on.
+    func refusesUnjudged(key: String, seal: ChallengeSeal, requiresLiveCode: Bool, now: Int64) throws(StateStoreError) -> Bool {
         guard limits.pool.maxFailuresPerWindow > 0 else { return false }
         return try update(key, now: now) { current in
-            let record = current ?? StateRecord(fields: [:], expiresAt: now)
-            return (SlidingCount(record, "failures", window: limits.failureWindowSeconds, now: now).value >= limits.maxFailuresPerWindow, nil)
+            guard case .refuse = limits.gate(current, seal: seal, requiresLiveCode: requiresLiveCode, now: now) else {
+                return (false, nil)
+            }
+            return (true, nil)
         }
     }
 
@@ -93,6 +95,7 @@ extension SignInLimiter {
             var changed = record
             changed.fields["seal"] = nil
             changed.fields["delivered"] = .number(0)
+            changed.fields["fresh"] = nil
             let sends = SlidingCount(record, "sends", window: limits.sendWindowSeconds, now: now)
             sends.adding(sends.current > 0 ? -1 : 0, to: &changed)
             return ((), changed)

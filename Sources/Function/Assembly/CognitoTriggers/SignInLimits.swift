@@ -28,13 +28,25 @@ public struct SignInLimits: Sendable {
     /// proves identity (codes, links, TOTPs).
     public var maxFailuresPerWindow: Int64 = 10
     public var failureWindowSeconds: Int64 = 3600
+    /// After each wrong answer past the first ``freeFailures`` of the failure window, the user's next answer is
+    /// judged only this long after it, doubling with each further wrong answer (`FAILURE_DELAY_BASE_SECONDS`; 0 turns
+    /// the delays off). An answer that comes sooner is refused unjudged; no function waits for it.
+    public var failureDelayBaseSeconds: Int64 = 1
+    /// The longest delay (`FAILURE_DELAY_MAX_SECONDS`).
+    public var failureDelayMaxSeconds: Int64 = 60
+    /// Wrong answers in the failure window that cost no delay: typing slips.
+    public static let freeFailures: Int64 = 2
+    /// Answers judged for a delivered code after the failure budget is spent (`FRESH_CODE_ATTEMPTS`; 0: none), so
+    /// that whoever receives a code sent after a guesser spent the budget can still sign in with it.
+    public var freshCodeAttempts: Int64 = 3
     /// Budgets for the whole user pool, against floods over many user names; see ``PoolBudgets``.
     public var pool = PoolBudgets()
 
     public init() {}
 
-    /// Reads the `RESEND_AFTER_SECONDS`, `MAX_SENDS_PER_WINDOW`, `SEND_WINDOW_SECONDS`, `MAX_FAILURES_PER_WINDOW` and
-    /// `FAILURE_WINDOW_SECONDS` variables, and the pool's `POOL_MAX_SENDS_PER_WINDOW`, `POOL_MAX_SMS_PER_WINDOW`,
+    /// Reads the `RESEND_AFTER_SECONDS`, `MAX_SENDS_PER_WINDOW`, `SEND_WINDOW_SECONDS`, `MAX_FAILURES_PER_WINDOW`,
+    /// `FAILURE_WINDOW_SECONDS`, `FAILURE_DELAY_BASE_SECONDS`, `FAILURE_DELAY_MAX_SECONDS` and `FRESH_CODE_ATTEMPTS`
+    /// variables, and the pool's `POOL_MAX_SENDS_PER_WINDOW`, `POOL_MAX_SMS_PER_WINDOW`,
     /// `POOL_MAX_FAILURES_PER_WINDOW` and `POOL_WINDOW_SECONDS` (0 turns a pool budget off); a bad value names its
     /// variable.
     public init(environment: [String: String]) throws(ConfigurationError) {
@@ -51,10 +63,21 @@ public struct SignInLimits: Sendable {
         sendWindowSeconds = try read("SEND_WINDOW_SECONDS", 60...86_400, default: 900)
         maxFailuresPerWindow = try read("MAX_FAILURES_PER_WINDOW", 1...10_000, default: 10)
         failureWindowSeconds = try read("FAILURE_WINDOW_SECONDS", 60...86_400, default: 3600)
+        failureDelayBaseSeconds = try read("FAILURE_DELAY_BASE_SECONDS", 0...3600, default: 1)
+        failureDelayMaxSeconds = try read("FAILURE_DELAY_MAX_SECONDS", 1...3600, default: 60)
+        freshCodeAttempts = try read("FRESH_CODE_ATTEMPTS", 0...100, default: 3)
         pool.maxSendsPerWindow = try read("POOL_MAX_SENDS_PER_WINDOW", 0...100_000_000, default: 0)
         pool.maxTextMessagesPerWindow = try read("POOL_MAX_SMS_PER_WINDOW", 0...100_000_000, default: 1000)
         pool.maxFailuresPerWindow = try read("POOL_MAX_FAILURES_PER_WINDOW", 0...100_000_000, default: 0)
         pool.windowSeconds = try read("POOL_WINDOW_SECONDS", 60...86_400, default: 3600)
+    }
+
+    /// How long after the wrong answer that brought the window's count to `failures` the next answer must wait:
+    /// nothing for the first ``freeFailures``, then the base, doubling, up to the longest delay.
+    public func failureDelay(afterFailures failures: Int64) -> Int64 {
+        guard failureDelayBaseSeconds > 0, failures > Self.freeFailures else { return 0 }
+        let doublings = min(failures - Self.freeFailures - 1, 32)
+        return min(failureDelayBaseSeconds << doublings, failureDelayMaxSeconds)
     }
 }
 
@@ -81,6 +104,51 @@ enum AnswerDecision: Equatable {
     case notTheLiveCode
     /// A right answer that was accepted before (the step's sequence is not above the last one used); counted as wrong.
     case replayed
+    /// Not judged: it came within the delay that the user's last wrong answer set; judged again `secondsLeft` later.
+    case tooEarly(secondsLeft: Int64)
+}
+
+/// Whether an answer is judged at all, decided from the user's record before the answer is looked at, so that a
+/// refusal tells nothing about it.
+enum AnswerGate: Equatable {
+    /// Judge it; `fresh` when it draws on the live code's own budget because the window's is spent.
+    case judge(fresh: Bool)
+    /// Refuse it unjudged.
+    case refuse(AnswerDecision)
+}
+
+extension SignInLimits {
+    /// Decides from the user's record (nil: none) whether an answer to `seal` is judged: not when the window's
+    /// failure budget is spent (unless the answer is to a delivered live code with some of its own budget left), not
+    /// before the delay of the last wrong answer is over, and, for a step that delivers its answer, not unless
+    /// `seal` is the live code.
+    func gate(_ current: StateRecord?, seal: ChallengeSeal, requiresLiveCode: Bool, now: Int64) -> AnswerGate {
+        let record = current ?? StateRecord(fields: [:], expiresAt: now)
+        let isLiveCode = current == nil || record.liveSeal == seal
+        var fresh = false
+        if SlidingCount(record, "failures", window: failureWindowSeconds, now: now).value >= maxFailuresPerWindow {
+            guard requiresLiveCode, current != nil, isLiveCode, record.number("delivered") == 1,
+                  (record.number("fresh") ?? 0) > 0
+            else { return .refuse(.failureBudgetSpent) }
+            fresh = true
+        }
+        if let notBefore = record.number("notBefore"), now < notBefore {
+            return .refuse(.tooEarly(secondsLeft: notBefore - now))
+        }
+        if requiresLiveCode, !isLiveCode { return .refuse(.notTheLiveCode) }
+        return .judge(fresh: fresh)
+    }
+
+    /// Counts a wrong answer into `record`: one more failure in the window, one fewer answer left on the live code's
+    /// own budget when it drew on it, and the time before which the next answer is not judged.
+    func countFailure(in record: inout StateRecord, fresh: Bool, now: Int64) {
+        let failures = SlidingCount(record, "failures", window: failureWindowSeconds, now: now)
+        let delay = failureDelay(afterFailures: failures.value + 1)
+        failures.adding(1, to: &record)
+        if fresh { record.fields["fresh"] = .number(max((record.number("fresh") ?? 0) - 1, 0)) }
+        record.fields["notBefore"] = delay > 0 ? .number(now + delay) : nil
+        record.expiresAt = max(record.expiresAt, now + delay)
+    }
 }
 
 /// The limits applied to one store. Field names are short: they are stored in every record.
@@ -134,15 +202,18 @@ struct SignInLimiter {
             changed.fields["sentAt"] = .number(now)
             changed.fields["channel"] = .string(channel?.rawValue ?? "")
             changed.fields["delivered"] = .number(delivers ? 1 : 0)
+            changed.fields["fresh"] = delivers && limits.freshCodeAttempts > 0 ? .number(limits.freshCodeAttempts) : nil
             changed.expiresAt = max(changed.expiresAt, seal.expiresAt)
             return (.proceed, changed)
         }
     }
 
     /// Records a judged answer to `seal` and says what it counts as, in one conditional write: a wrong answer spends
-    /// the failure budget; a right one is accepted only if the write that uses it up succeeds (for a delivered code:
-    /// the record still names it as the live code, and the write removes it; for a step that gave a sequence: it is
-    /// above the last one used, and the write records it).
+    /// the failure budget (or the live code's own budget, once the window's is spent) and sets the delay before the
+    /// next answer is judged; a right one is accepted only if the write that uses it up succeeds (for a delivered
+    /// code: the record still names it as the live code, and the write removes it; for a step that gave a sequence:
+    /// it is above the last one used, and the write records it). What ``SignInLimits/gate(_:seal:requiresLiveCode:now:)``
+    /// refuses is refused unjudged, whether the answer was right or not.
     ///
     /// A user without a record is judged: every code sent leaves a record that lives at least as long as the code,
     /// so this only happens to a store that was emptied (a local memory store after a restart), and the seal itself
@@ -151,22 +222,24 @@ struct SignInLimiter {
         key: String, seal: ChallengeSeal, correct: Bool, usedSequence: Int64?, requiresLiveCode: Bool, now: Int64
     ) throws(StateStoreError) -> AnswerDecision {
         try update(key, now: now) { current in
-            let record = current ?? StateRecord(fields: [:], expiresAt: now)
-            let failures = SlidingCount(record, "failures", window: limits.failureWindowSeconds, now: now)
-            guard failures.value < limits.maxFailuresPerWindow else { return (.failureBudgetSpent, nil) }
-            if requiresLiveCode, current != nil, record.liveSeal != seal { return (.notTheLiveCode, nil) }
-            var changed = record
+            let fresh: Bool
+            switch limits.gate(current, seal: seal, requiresLiveCode: requiresLiveCode, now: now) {
+            case .refuse(let decision): return (decision, nil)
+            case .judge(let drawsOnCode): fresh = drawsOnCode
+            }
+            var changed = current ?? StateRecord(fields: [:], expiresAt: now)
             let usedField = "used_" + seal.kind.rawValue
-            if correct, let usedSequence, let last = record.number(usedField), usedSequence <= last {
-                failures.adding(1, to: &changed)
+            if correct, let usedSequence, let last = changed.number(usedField), usedSequence <= last {
+                limits.countFailure(in: &changed, fresh: fresh, now: now)
                 return (.replayed, changed)
             }
             guard correct else {
-                failures.adding(1, to: &changed)
+                limits.countFailure(in: &changed, fresh: fresh, now: now)
                 return (.rejected, changed)
             }
             if requiresLiveCode {
                 changed.fields["seal"] = nil
+                changed.fields["fresh"] = nil
                 changed.expiresAt = max(changed.expiresAt, seal.expiresAt)
             }
             if let usedSequence {

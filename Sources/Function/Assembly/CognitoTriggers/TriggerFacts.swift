@@ -66,6 +66,8 @@ public struct TriggerFacts: Sendable, Equatable {
         case notLiveCode = "not-live-code"
         /// A right answer that was already used.
         case replayed
+        /// Not judged: the answer came before the delay set by the user's last wrong answer was over.
+        case tooEarly = "too-early"
         /// The CAPTCHA provider rejected the widget's token.
         case captchaRejected = "captcha-rejected"
         /// Rejected whatever the answer: parameters not issued by this flow, a retired key, a refused step.
