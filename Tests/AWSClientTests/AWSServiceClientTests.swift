@@ -78,8 +78,9 @@ struct AWSServiceClientTests {
         defer { server.stop() }
         let budget = Duration.milliseconds(800)
         let start = ContinuousClock.now
-        guard case .timedOut(attempts: 1) = Self.post(try Self.client(server.endpoint), budget: budget) else {
-            Issue.record("expected a timeout")
+        let outcome = Self.post(try Self.client(server.endpoint), budget: budget)
+        guard case .timedOut(attempts: 1) = outcome else {
+            Issue.record("expected a timeout after one attempt, got \(outcome)")
             return
         }
         let elapsed = ContinuousClock.now - start
