@@ -1,22 +1,31 @@
 import ChallengeFlows
 import CognitoTriggers
+import Synchronization
 import Testing
 import TOTPChallenge
 
 /// The TOTP step inside the function, with the limits across sign-ins kept (`STATE_STORE`, here in memory): each
-/// code signs in once, and wrong guesses from any number of sessions spend one failure budget.
+/// code signs in once, wrong guesses from any number of sessions spend one failure budget, and each wrong guess past
+/// the second makes the next answer wait longer.
 @Suite("TOTP step with the limits across sign-ins")
 struct TOTPLimitsTests {
     static let start: Int64 = 1_700_000_000
 
-    /// The three triggers for `CHALLENGE_FLOW=totp` with the limits in memory and a clock standing at `start`.
-    private func handler(_ extra: [String: String] = [:]) throws -> CognitoTriggerHandler {
+    /// A clock a test moves on.
+    final class MovingClock: Sendable {
+        let seconds = Atomic<Int64>(TOTPLimitsTests.start)
+    }
+
+    /// The three triggers for `CHALLENGE_FLOW=totp` with the limits in memory and a clock standing at `start` (or
+    /// reading `clock`).
+    private func handler(_ extra: [String: String] = [:], clock: MovingClock? = nil) throws -> CognitoTriggerHandler {
         let environment = [
             "CHALLENGE_FLOW": "totp", "CODE_HASH_SECRET": "totp-example-secret-0123456789-abcdefghij",
             "CODE_DELIVERY": "outbox", "STATE_STORE": "memory",
         ].merging(extra) { $1 }
         return try CognitoTriggerHandler(
-            configuration: TriggerConfiguration(environment: environment, steps: [TOTPStep()]), clock: { Self.start })
+            configuration: TriggerConfiguration(environment: environment, steps: [TOTPStep()]),
+            clock: { clock?.seconds.load(ordering: .relaxed) ?? Self.start })
     }
 
     /// Create for a new sign-in, then Verify of `answer`: what Cognito would be told.
@@ -56,8 +65,20 @@ struct TOTPLimitsTests {
 
     @Test("wrong guesses over many sessions spend one budget; past it, not even the right code signs in")
     func failureBudget() throws {
-        let handler = try handler(["MAX_FAILURES_PER_WINDOW": "5"])
+        // Without the rising delays, which would refuse the later guesses as too early instead.
+        let handler = try handler(["MAX_FAILURES_PER_WINDOW": "5", "FAILURE_DELAY_BASE_SECONDS": "0"])
         for guess in 0..<5 { #expect(try !signInAttempt(handler, answer: "00000\(guess)")) }
         #expect(try !signInAttempt(handler, answer: code(stepsAway: 0)))
+    }
+
+    @Test("after two wrong guesses the next answer waits: even the right code is refused until the delay has passed")
+    func risingDelay() throws {
+        let clock = MovingClock()
+        let handler = try handler(["FAILURE_DELAY_BASE_SECONDS": "10"], clock: clock)
+        for guess in 0..<3 { #expect(try !signInAttempt(handler, answer: "00000\(guess)")) }
+        // The third wrong guess set a delay of 10 s: the right code is not judged before it ends.
+        #expect(try !signInAttempt(handler, answer: code(stepsAway: 0)))
+        clock.seconds.store(Self.start + 11, ordering: .relaxed)
+        #expect(try signInAttempt(handler, answer: code(stepsAway: 0)))
     }
 }
