@@ -184,7 +184,11 @@ let package = Package(
             ]
         ),
         .target(name: "EventCorpus", dependencies: ["LosslessJSON"]),
-        .target(name: "TestSupport", dependencies: ["PosixLock", "CurlHTTP", "LosslessJSON", "EventCorpus"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["PosixLock", "CurlHTTP", "LosslessJSON", "EventCorpus", "CognitoEvents", "ChallengeFlows"],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "EmailDeliveryTests",
