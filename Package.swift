@@ -127,6 +127,7 @@ let package = Package(
             name: "LocalUserPool",
             dependencies: [
                 "Invoker", "CognitoSRP", "CognitoTokens", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "LocalHTTPServer",
+                "PasskeyRegistrationAPI",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Page")]
