@@ -221,7 +221,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", "SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
+            dependencies: ["WebAuthn", "SoftwareAuthenticator", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(

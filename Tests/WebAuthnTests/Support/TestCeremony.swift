@@ -1,6 +1,7 @@
 import ChallengeCrypto
 import LosslessJSON
-@testable import WebAuthn
+@testable import SoftwareAuthenticator
+import WebAuthn
 
 /// Flag bytes for authenticator data.
 enum Flag {
@@ -21,20 +22,22 @@ enum Fixture {
     static let userHandle: [UInt8] = Array(repeating: 0xa5, count: 32)
     static let aaguid: [UInt8] = Array(0x10..<0x20)
 
-    /// rpIdHash ‖ flags ‖ signCount ‖ [AAGUID ‖ length ‖ credential ID ‖ COSE key] ‖ [extensions].
+    /// rpIdHash ‖ flags ‖ signCount ‖ [AAGUID ‖ length ‖ credential ID ‖ COSE key] ‖ [extensions], with any flags
+    /// (the software authenticator sets only those its choices allow).
     static func authenticatorData(
         rpID: String = "example.com", flags: UInt8, signCount: UInt32,
         attested: (aaguid: [UInt8], credentialID: [UInt8], coseKey: [UInt8])? = nil, extensions: [UInt8] = []
     ) -> [UInt8] {
-        var bytes = SHA256.hash(rpID) + [flags] + CBORValue.bigEndian(UInt64(signCount), count: 4)
+        var bytes = SHA256.hash(rpID) + [flags] + withUnsafeBytes(of: signCount.bigEndian, Array.init)
         if let attested {
-            bytes += attested.aaguid + CBORValue.bigEndian(UInt64(attested.credentialID.count), count: 2)
+            let length = UInt16(truncatingIfNeeded: attested.credentialID.count)
+            bytes += attested.aaguid + withUnsafeBytes(of: length.bigEndian, Array.init)
             bytes += attested.credentialID + attested.coseKey
         }
         return bytes + extensions
     }
 
-    /// A `clientDataJSON` as a browser writes it.
+    /// A `clientDataJSON` as a browser writes it, or with `crossOrigin` left out or a `topOrigin` added.
     static func clientDataJSON(
         type: String, challenge: [UInt8] = challenge, origin: String = origin, crossOrigin: Bool? = false,
         topOrigin: String? = nil
@@ -46,11 +49,20 @@ enum Fixture {
         if let topOrigin { object["topOrigin"] = .string(topOrigin) }
         return JSONValue.object(object).serialized()
     }
+
+    /// The `PublicKeyCredential` JSON around `response`.
+    static func credentialJSON(id: [UInt8], rawID: [UInt8], response: JSONObject) -> String {
+        JSONValue.object(JSONObject([
+            ("id", .string(Base64URL.encode(id))), ("rawId", .string(Base64URL.encode(rawID))), ("type", "public-key"),
+            ("response", .object(response)), ("authenticatorAttachment", "platform"),
+            ("clientExtensionResults", .object(JSONObject())),
+        ])).text()
+    }
 }
 
 /// The knobs of one authentication ceremony; the defaults make an assertion that verifies.
 struct AssertionCeremony {
-    var key: TestKey
+    var key: KeyHandle
     var credentialID: [UInt8] = Array(repeating: 0x42, count: 16)
     var rawID: [UInt8]?
     var type = "webauthn.get"
@@ -66,14 +78,14 @@ struct AssertionCeremony {
     var signedBytes: [UInt8]?
     var extensions: [UInt8] = []
 
-    init(_ key: TestKey) {
+    init(_ key: KeyHandle) {
         self.key = key
     }
 
     /// The credential as the relying party stored it at registration.
-    func stored(signCount: UInt32 = 3, backupEligible: Bool = false) -> StoredCredential {
+    func stored(signCount: UInt32 = 3, backupEligible: Bool = false) throws -> StoredCredential {
         StoredCredential(
-            id: credentialID, publicKey: key.coseBytes, signCount: signCount, transports: ["internal"],
+            id: credentialID, publicKey: try key.coseBytes, signCount: signCount, transports: ["internal"],
             aaguid: Fixture.aaguid, backupEligible: backupEligible, backedUp: false, name: "laptop", createdAt: 1)
     }
 
@@ -85,22 +97,20 @@ struct AssertionCeremony {
 
     /// The `AuthenticationResponseJSON`.
     var json: String {
-        let authenticatorData = Fixture.authenticatorData(
-            rpID: rpID, flags: flags, signCount: signCount, extensions: extensions)
-        let clientData = Fixture.clientDataJSON(
-            type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin)
-        let signature = key.sign(signedBytes ?? authenticatorData + SHA256.hash(clientData))
-        var response = JSONObject([
-            ("clientDataJSON", .string(Base64URL.encode(clientData))),
-            ("authenticatorData", .string(Base64URL.encode(authenticatorData))),
-            ("signature", .string(Base64URL.encode(signature))),
-        ])
-        if let userHandle { response["userHandle"] = .string(Base64URL.encode(userHandle)) }
-        return JSONValue.object(JSONObject([
-            ("id", .string(Base64URL.encode(credentialID))), ("rawId", .string(Base64URL.encode(rawID ?? credentialID))),
-            ("type", "public-key"), ("response", .object(response)), ("authenticatorAttachment", "platform"),
-            ("clientExtensionResults", .object(JSONObject())),
-        ])).text()
+        get throws {
+            let authenticatorData = Fixture.authenticatorData(
+                rpID: rpID, flags: flags, signCount: signCount, extensions: extensions)
+            let clientData = Fixture.clientDataJSON(
+                type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin)
+            let signature = try key.sign(signedBytes ?? authenticatorData + SHA256.hash(clientData))
+            var response = JSONObject([
+                ("clientDataJSON", .string(Base64URL.encode(clientData))),
+                ("authenticatorData", .string(Base64URL.encode(authenticatorData))),
+                ("signature", .string(Base64URL.encode(signature))),
+            ])
+            if let userHandle { response["userHandle"] = .string(Base64URL.encode(userHandle)) }
+            return Fixture.credentialJSON(id: credentialID, rawID: rawID ?? credentialID, response: response)
+        }
     }
 }
 
@@ -112,12 +122,12 @@ struct RegistrationCeremony {
         /// `packed` signed by the credential key, claiming `algorithm` (nil: the key's).
         case packedSelf(algorithm: Int?)
         /// `packed` signed by `signer`, whose certificate (DER) is the leaf of `x5c`.
-        case packedCertificate(certificate: [UInt8], signer: TestKey)
+        case packedCertificate(certificate: [UInt8], signer: KeyHandle)
         /// Any format and statement, as given.
-        case custom(format: String, statement: CBORValue)
+        case custom(format: String, statement: CBOR)
     }
 
-    var key: TestKey
+    var key: KeyHandle
     var credentialID: [UInt8] = Array(repeating: 0x17, count: 20)
     /// The response's `id` and `rawId` (nil: the credential ID).
     var rawID: [UInt8]?
@@ -138,7 +148,7 @@ struct RegistrationCeremony {
     var transports = ["internal", "hybrid"]
     var includeAttestedData = true
 
-    init(_ key: TestKey) {
+    init(_ key: KeyHandle) {
         self.key = key
     }
 
@@ -147,48 +157,47 @@ struct RegistrationCeremony {
     }
 
     var authenticatorData: [UInt8] {
-        Fixture.authenticatorData(
-            rpID: rpID, flags: flags | (includeAttestedData ? Flag.at : 0), signCount: signCount,
-            attested: includeAttestedData ? (aaguid, credentialID, coseKey ?? key.coseBytes) : nil)
+        get throws {
+            Fixture.authenticatorData(
+                rpID: rpID, flags: flags | (includeAttestedData ? Flag.at : 0), signCount: signCount,
+                attested: includeAttestedData ? (aaguid, credentialID, try coseKey ?? key.coseBytes) : nil)
+        }
+    }
+
+    /// The attestation statement's format and map.
+    func attestationStatement(signing signed: [UInt8]) throws -> (format: String, statement: CBOR) {
+        switch statement {
+        case .none:
+            return ("none", .map([]))
+        case .packedSelf(let algorithm):
+            let alg = Int64(algorithm ?? key.algorithm.rawValue)
+            return ("packed", .map([("alg", .integer(alg)), ("sig", .bytes(try key.sign(signed)))]))
+        case .packedCertificate(let certificate, let signer):
+            return ("packed", .map([
+                ("alg", .integer(Int64(signer.algorithm.rawValue))), ("sig", .bytes(try signer.sign(signed))),
+                ("x5c", .array([.bytes(certificate)])),
+            ]))
+        case .custom(let format, let statement):
+            return (format, statement)
+        }
     }
 
     /// The `RegistrationResponseJSON`.
     var json: String {
-        let authenticatorData = authenticatorData
-        let clientData = Fixture.clientDataJSON(
-            type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin)
-        let signed = signedBytes ?? authenticatorData + SHA256.hash(clientData)
-        let format: String
-        let attStmt: CBORValue
-        switch statement {
-        case .none:
-            (format, attStmt) = ("none", .entries([]))
-        case .packedSelf(let algorithm):
-            format = "packed"
-            attStmt = .entries([
-                (.text("alg"), .int(algorithm ?? key.kind.algorithm)), (.text("sig"), .bytes(key.sign(signed))),
-            ])
-        case .packedCertificate(let certificate, let signer):
-            format = "packed"
-            attStmt = .entries([
-                (.text("alg"), .int(signer.kind.algorithm)), (.text("sig"), .bytes(signer.sign(signed))),
-                (.text("x5c"), .array([.bytes(certificate)])),
-            ])
-        case .custom(let customFormat, let customStatement):
-            (format, attStmt) = (customFormat, customStatement)
-        }
-        let attestationObject = CBORValue.entries([
-            (.text("fmt"), .text(format)), (.text("attStmt"), attStmt), (.text("authData"), .bytes(authenticatorData)),
-        ]).encoded
-        return JSONValue.object(JSONObject([
-            ("id", .string(Base64URL.encode(rawID ?? credentialID))), ("rawId", .string(Base64URL.encode(rawID ?? credentialID))),
-            ("type", "public-key"),
-            ("response", .object(JSONObject([
+        get throws {
+            let authenticatorData = try authenticatorData
+            let clientData = Fixture.clientDataJSON(
+                type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin)
+            let (format, attStmt) = try attestationStatement(signing: signedBytes ?? authenticatorData + SHA256.hash(clientData))
+            let attestationObject = CBOR.map([
+                ("fmt", .text(format)), ("attStmt", attStmt), ("authData", .bytes(authenticatorData)),
+            ]).encoded()
+            let response = JSONObject([
                 ("clientDataJSON", .string(Base64URL.encode(clientData))),
                 ("attestationObject", .string(Base64URL.encode(attestationObject))),
                 ("transports", .array(transports.map { .string($0) })),
-            ]))),
-            ("clientExtensionResults", .object(JSONObject())),
-        ])).text()
+            ])
+            return Fixture.credentialJSON(id: rawID ?? credentialID, rawID: rawID ?? credentialID, response: response)
+        }
     }
 }
