@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "SoftwareAuthenticator", targets: ["SoftwareAuthenticator"]),
         // For the fuzz package in Tests/Fuzz.
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
+        .library(name: "ChallengeStateStore", targets: ["ChallengeStateStore"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.

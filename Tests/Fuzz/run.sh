@@ -3,7 +3,8 @@
 #   Tests/Fuzz/run.sh [SECONDS] [TARGET...]      e.g. Tests/Fuzz/run.sh 600 fuzz-trigger
 # Exits non-zero if a target crashes, leaks, runs out of memory or hangs on an input; the input is kept under
 # Tests/Fuzz/.build/fuzz/crashes/TARGET/. Each target's corpus grows in Tests/Fuzz/.build/fuzz/corpus/TARGET/ from
-# one run to the next, seeded every run (Events/ for the JSON and trigger targets, the samples below for the others).
+# one run to the next, seeded every run (Events/ for the JSON and trigger targets, Events/passkey-api/ for the HTTP API
+# one, the samples below for the others).
 set -euo pipefail
 cd "$(dirname "$0")"
 fuzz_dir=$PWD
@@ -14,7 +15,7 @@ shift || true
 # libFuzzer takes -max_total_time=0 as "run for ever".
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [SECONDS (at least 1)] [TARGET...]" >&2; exit 2; }
 targets=("$@")
-(( ${#targets[@]} )) || targets=(fuzz-json fuzz-trigger fuzz-sigv4 fuzz-runtime-headers fuzz-webauthn)
+(( ${#targets[@]} )) || targets=(fuzz-json fuzz-trigger fuzz-sigv4 fuzz-runtime-headers fuzz-webauthn fuzz-http-api)
 
 # Linux only: -sanitize=fuzzer needs the swift.org toolchain's libFuzzer. -enable-testing lets a target reach the
 # internal parsing functions it fuzzes (`@testable import`).
@@ -43,6 +44,17 @@ seed() {
                 local name=${file#"$root/Events/"}
                 cp "$file" "$corpus/seed-${name//\//-}"
             done < <(find "$root/Events" -type f -print0)
+            ;;
+        fuzz-http-api)
+            # The passkey API's own events, and the request bodies inside them.
+            local file
+            for file in "$root"/Events/passkey-api/*.json; do
+                [[ $file == *.expected.json ]] && continue
+                cp "$file" "$corpus/seed-$(basename "$file")"
+            done
+            printf '{"name":"Work laptop"}' >"$corpus/seed-rename-body"
+            printf '{"id":"AQID","rawId":"AQID","type":"public-key","response":{"clientDataJSON":"e30","attestationObject":"oA"},"name":"Phone"}' \
+                >"$corpus/seed-registration-body"
             ;;
         fuzz-sigv4)
             # Lines: Unix time, method, path, query, headers up to an empty line, then the body.
