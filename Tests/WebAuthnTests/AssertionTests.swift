@@ -31,7 +31,7 @@ import Testing
         var ceremony = AssertionCeremony(KeyHandle.shared[algorithm]!)
         ceremony.userHandle = nil
         ceremony.flags = Flag.up
-        ceremony.crossOrigin = nil
+        ceremony.clientData.crossOrigin = nil
         let verified = try Self.verify(ceremony, requireUserVerification: false)
         #expect(verified.userVerified == false)
         #expect(verified.backedUp == false)
@@ -54,23 +54,17 @@ import Testing
     @Test(arguments: COSEAlgorithm.allCases)
     func refusesEveryTamperedPart(algorithm: COSEAlgorithm) throws {
         let good = AssertionCeremony(KeyHandle.shared[algorithm]!)
-        func refused(_ error: WebAuthnError, _ change: (inout AssertionCeremony) -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
+        func refused(
+            _ error: WebAuthnError, _ change: (inout AssertionCeremony) -> Void, _ comment: Comment? = nil,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             var ceremony = good
             change(&ceremony)
-            #expect(throws: error, sourceLocation: sourceLocation) { try Self.verify(ceremony, stored: [good.stored()]) }
+            #expect(throws: error, comment, sourceLocation: sourceLocation) { try Self.verify(ceremony, stored: [good.stored()]) }
         }
-        refused(.wrongType(expected: "webauthn.get", found: "webauthn.create")) { $0.type = "webauthn.create" }
-        refused(.challengeMismatch) { $0.challenge = Array(1...32) }
-        refused(.challengeMismatch) { $0.challenge = [] }
-        refused(.originNotAllowed("https://evil.example")) { $0.origin = "https://evil.example" }
-        refused(.originNotAllowed("https://example.com/")) { $0.origin = "https://example.com/" }
-        refused(.originNotAllowed("http://example.com")) { $0.origin = "http://example.com" }
-        refused(.crossOrigin) { $0.crossOrigin = true }
-        refused(.crossOrigin) { $0.topOrigin = "https://framing.example" }
-        refused(.rpIDMismatch) { $0.rpID = "evil.example" }
-        refused(.userNotPresent) { $0.flags = Flag.uv }
-        refused(.userNotVerified) { $0.flags = Flag.up }
-        refused(.backupFlagsInvalid) { $0.flags = Flag.up | Flag.uv | Flag.bs }
+        for (what, error, change) in good.refusedAlike(otherType: "webauthn.create") {
+            refused(error, change, "\(what)")
+        }
         refused(.backupFlagsInvalid) { $0.flags = Flag.up | Flag.uv | Flag.be }
         refused(.badSignature) { $0.signedBytes = Array("other bytes".utf8) }
         refused(.badSignature) { $0.key = KeyHandle.others[algorithm]! }
@@ -85,8 +79,8 @@ import Testing
 
     @Test func topOriginOfAnAllowedOriginIsAccepted() throws {
         var ceremony = AssertionCeremony(KeyHandle.shared[.es256]!)
-        ceremony.topOrigin = "https://login.example.com"
-        ceremony.origin = "https://login.example.com"
+        ceremony.clientData.topOrigin = "https://login.example.com"
+        ceremony.clientData.origin = "https://login.example.com"
         #expect(try Self.verify(ceremony).signCount == 7)
     }
 

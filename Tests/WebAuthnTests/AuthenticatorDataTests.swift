@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func readsClientData() throws {
-        let data = try ClientData(Fixture.clientDataJSON(type: "webauthn.get", crossOrigin: nil, topOrigin: "https://a.example"))
+        let data = try ClientData(ClientDataFields(type: "webauthn.get", crossOrigin: nil, topOrigin: "https://a.example").json)
         #expect(data.type == "webauthn.get")
         #expect(data.challenge == Fixture.challenge)
         #expect(data.origin == Fixture.origin)

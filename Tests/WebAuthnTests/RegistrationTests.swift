@@ -51,21 +51,17 @@ import Testing
         let good = RegistrationCeremony(KeyHandle.shared[algorithm]!)
         func refused(
             _ error: WebAuthnError, registered: [[UInt8]] = [], _ change: (inout RegistrationCeremony) -> Void,
-            sourceLocation: SourceLocation = #_sourceLocation
+            _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
         ) {
             var ceremony = good
             change(&ceremony)
-            #expect(throws: error, sourceLocation: sourceLocation) { try Self.verify(ceremony, registered: registered) }
+            #expect(throws: error, comment, sourceLocation: sourceLocation) { try Self.verify(ceremony, registered: registered) }
         }
-        refused(.wrongType(expected: "webauthn.create", found: "webauthn.get")) { $0.type = "webauthn.get" }
-        refused(.challengeMismatch) { $0.challenge = Array(repeating: 0, count: 32) }
-        refused(.originNotAllowed("https://evil.example")) { $0.origin = "https://evil.example" }
-        refused(.crossOrigin) { $0.crossOrigin = true }
-        refused(.crossOrigin) { $0.topOrigin = "https://framing.example" }
+        for (what, error, change) in good.refusedAlike(otherType: "webauthn.get") {
+            refused(error, change, "\(what)")
+        }
+        refused(.challengeMismatch) { $0.clientData.challenge = Array(repeating: 0, count: 32) }
         refused(.rpIDMismatch) { $0.rpID = "example.org" }
-        refused(.userNotPresent) { $0.flags = Flag.uv }
-        refused(.userNotVerified) { $0.flags = Flag.up }
-        refused(.backupFlagsInvalid) { $0.flags = Flag.up | Flag.uv | Flag.bs }
         refused(.malformed("the authenticator data has no attested credential data (AT)")) { $0.includeAttestedData = false }
         refused(.malformed("the attested credential ID is not the response's rawId")) {
             $0.rawID = [1, 2]

@@ -37,19 +37,6 @@ enum Fixture {
         return bytes + extensions
     }
 
-    /// A `clientDataJSON` as a browser writes it, or with `crossOrigin` left out or a `topOrigin` added.
-    static func clientDataJSON(
-        type: String, challenge: [UInt8] = challenge, origin: String = origin, crossOrigin: Bool? = false,
-        topOrigin: String? = nil
-    ) -> [UInt8] {
-        var object = JSONObject([
-            ("type", .string(type)), ("challenge", .string(Base64URL.encode(challenge))), ("origin", .string(origin)),
-        ])
-        if let crossOrigin { object["crossOrigin"] = .bool(crossOrigin) }
-        if let topOrigin { object["topOrigin"] = .string(topOrigin) }
-        return JSONValue.object(object).serialized()
-    }
-
     /// The `PublicKeyCredential` JSON around `response`.
     static func credentialJSON(id: [UInt8], rawID: [UInt8], response: JSONObject) -> String {
         JSONValue.object(JSONObject([
@@ -60,16 +47,60 @@ enum Fixture {
     }
 }
 
+/// The client data a ceremony signs; the defaults are what a browser writes at the fixture's origin.
+struct ClientDataFields {
+    var type: String
+    var challenge = Fixture.challenge
+    var origin = Fixture.origin
+    /// Nil leaves the member out.
+    var crossOrigin: Bool? = false
+    var topOrigin: String?
+
+    /// The `clientDataJSON` bytes.
+    var json: [UInt8] {
+        var object = JSONObject([
+            ("type", .string(type)), ("challenge", .string(Base64URL.encode(challenge))), ("origin", .string(origin)),
+        ])
+        if let crossOrigin { object["crossOrigin"] = .bool(crossOrigin) }
+        if let topOrigin { object["topOrigin"] = .string(topOrigin) }
+        return JSONValue.object(object).serialized()
+    }
+}
+
+/// What both ceremonies let a test change.
+protocol TestCeremony {
+    var clientData: ClientDataFields { get set }
+    var rpID: String { get set }
+    var flags: UInt8 { get set }
+}
+
+extension TestCeremony {
+    /// The changes both ceremonies must refuse alike, each with the error, for a ceremony whose client data type
+    /// `otherType` is not: the client data (type, challenge, origin, framing), the RP ID and the flags.
+    func refusedAlike(otherType: String) -> [(what: String, error: WebAuthnError, change: (inout Self) -> Void)] {
+        [
+            ("type", .wrongType(expected: clientData.type, found: otherType), { $0.clientData.type = otherType }),
+            ("another challenge", .challengeMismatch, { $0.clientData.challenge = Array(1...32) }),
+            ("no challenge", .challengeMismatch, { $0.clientData.challenge = [] }),
+            ("another origin", .originNotAllowed("https://evil.example"), { $0.clientData.origin = "https://evil.example" }),
+            ("a trailing slash", .originNotAllowed("https://example.com/"), { $0.clientData.origin = "https://example.com/" }),
+            ("http", .originNotAllowed("http://example.com"), { $0.clientData.origin = "http://example.com" }),
+            ("cross-origin", .crossOrigin, { $0.clientData.crossOrigin = true }),
+            ("a top origin", .crossOrigin, { $0.clientData.topOrigin = "https://framing.example" }),
+            ("another RP ID", .rpIDMismatch, { $0.rpID = "evil.example" }),
+            ("no UP", .userNotPresent, { $0.flags = Flag.uv }),
+            ("no UV", .userNotVerified, { $0.flags = Flag.up }),
+            ("BS without BE", .backupFlagsInvalid, { $0.flags = Flag.up | Flag.uv | Flag.bs }),
+        ]
+    }
+}
+
 /// The knobs of one authentication ceremony; the defaults make an assertion that verifies.
-struct AssertionCeremony {
+struct AssertionCeremony: TestCeremony {
     var key: KeyHandle
     var credentialID: [UInt8] = Array(repeating: 0x42, count: 16)
     var rawID: [UInt8]?
-    var type = "webauthn.get"
-    var challenge = Fixture.challenge
-    var origin = Fixture.origin
-    var crossOrigin: Bool? = false
-    var topOrigin: String?
+    var clientData = ClientDataFields(type: "webauthn.get")
     var rpID = "example.com"
     var flags: UInt8 = Flag.up | Flag.uv
     var signCount: UInt32 = 7
@@ -100,11 +131,10 @@ struct AssertionCeremony {
         get throws {
             let authenticatorData = Fixture.authenticatorData(
                 rpID: rpID, flags: flags, signCount: signCount, extensions: extensions)
-            let clientData = Fixture.clientDataJSON(
-                type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin)
-            let signature = try key.sign(signedBytes ?? authenticatorData + SHA256.hash(clientData))
+            let clientDataJSON = clientData.json
+            let signature = try key.sign(signedBytes ?? authenticatorData + SHA256.hash(clientDataJSON))
             var response = JSONObject([
-                ("clientDataJSON", .string(Base64URL.encode(clientData))),
+                ("clientDataJSON", .string(Base64URL.encode(clientDataJSON))),
                 ("authenticatorData", .string(Base64URL.encode(authenticatorData))),
                 ("signature", .string(Base64URL.encode(signature))),
             ])
@@ -115,7 +145,7 @@ struct AssertionCeremony {
 }
 
 /// The knobs of one registration ceremony; the defaults make a `none` attestation that verifies.
-struct RegistrationCeremony {
+struct RegistrationCeremony: TestCeremony {
     /// How the attestation statement is made.
     enum Statement {
         case none
@@ -131,11 +161,7 @@ struct RegistrationCeremony {
     var credentialID: [UInt8] = Array(repeating: 0x17, count: 20)
     /// The response's `id` and `rawId` (nil: the credential ID).
     var rawID: [UInt8]?
-    var type = "webauthn.create"
-    var challenge = Fixture.challenge
-    var origin = Fixture.origin
-    var crossOrigin: Bool? = false
-    var topOrigin: String?
+    var clientData = ClientDataFields(type: "webauthn.create")
     var rpID = "example.com"
     var flags: UInt8 = Flag.up | Flag.uv | Flag.be | Flag.bs
     var signCount: UInt32 = 0
@@ -186,14 +212,14 @@ struct RegistrationCeremony {
     var json: String {
         get throws {
             let authenticatorData = try authenticatorData
-            let clientData = Fixture.clientDataJSON(
-                type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin)
-            let (format, attStmt) = try attestationStatement(signing: signedBytes ?? authenticatorData + SHA256.hash(clientData))
+            let clientDataJSON = clientData.json
+            let (format, attStmt) = try attestationStatement(
+                signing: signedBytes ?? authenticatorData + SHA256.hash(clientDataJSON))
             let attestationObject = CBOR.map([
                 ("fmt", .text(format)), ("attStmt", attStmt), ("authData", .bytes(authenticatorData)),
             ]).encoded()
             let response = JSONObject([
-                ("clientDataJSON", .string(Base64URL.encode(clientData))),
+                ("clientDataJSON", .string(Base64URL.encode(clientDataJSON))),
                 ("attestationObject", .string(Base64URL.encode(attestationObject))),
                 ("transports", .array(transports.map { .string($0) })),
             ])
