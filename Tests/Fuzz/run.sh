@@ -53,8 +53,10 @@ seed() {
                 cp "$file" "$corpus/seed-$(basename "$file")"
             done
             printf '{"name":"Work laptop"}' >"$corpus/seed-rename-body"
-            printf '{"id":"AQID","rawId":"AQID","type":"public-key","response":{"clientDataJSON":"e30","attestationObject":"oA"},"name":"Phone"}' \
-                >"$corpus/seed-registration-body"
+            # A registration the software authenticator made (Ed25519, none) for the options the target's fixed random
+            # bytes give (challenge and user handle 0, 1, …, 31; RP ID localhost): it verifies, so mutations reach past
+            # the ceremony into the account and the credential claim.
+            printf '%s' '{"id":"NLqc-a0KmHRmqT5hEdhX4h-bf79cwqphrQ8v-T2j","rawId":"NLqc-a0KmHRmqT5hEdhX4h-bf79cwqphrQ8v-T2j","type":"public-key","response":{"clientDataJSON":"eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIiwiY2hhbGxlbmdlIjoiQUFFQ0F3UUZCZ2NJQ1FvTERBME9EeEFSRWhNVUZSWVhHQmthR3h3ZEhoOCIsIm9yaWdpbiI6Imh0dHA6Ly9sb2NhbGhvc3Q6NTE3MyIsImNyb3NzT3JpZ2luIjpmYWxzZX0","attestationObject":"o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVh_SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2NFAAAAAFoPfkORLEuNph48V9KQa_QAHjS6nPmtCph0Zqk-YRHYV-Ifm3-_XMKqYa0PL_k9o6QBAQMnIAYhWCBCalspNEWUBBkNDlex32-puRZ5jXhPTm3m9nwoOmRSHA","transports":["internal","hybrid"],"publicKeyAlgorithm":-8,"publicKey":"MCowBQYDK2VwAyEAQmpbKTRFlAQZDQ5Xsd9vqbkWeY14T05t5vZ8KDpkUhw","authenticatorData":"SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2NFAAAAAFoPfkORLEuNph48V9KQa_QAHjS6nPmtCph0Zqk-YRHYV-Ifm3-_XMKqYa0PL_k9o6QBAQMnIAYhWCBCalspNEWUBBkNDlex32-puRZ5jXhPTm3m9nwoOmRSHA"},"authenticatorAttachment":"platform","clientExtensionResults":{}}' >"$corpus/seed-registration-body"
             ;;
         fuzz-sigv4)
             # Lines: Unix time, method, path, query, headers up to an empty line, then the body.
