@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "SoftwareAuthenticator", targets: ["SoftwareAuthenticator"]),
         // For the fuzz package in Tests/Fuzz.
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
+        .library(name: "ChallengeStateStore", targets: ["ChallengeStateStore"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -128,6 +129,7 @@ let package = Package(
             name: "LocalUserPool",
             dependencies: [
                 "Invoker", "CognitoSRP", "CognitoTokens", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "LocalHTTPServer",
+                "PasskeyRegistrationAPI",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Page")]
@@ -185,7 +187,11 @@ let package = Package(
             ]
         ),
         .target(name: "EventCorpus", dependencies: ["LosslessJSON"]),
-        .target(name: "TestSupport", dependencies: ["PosixLock", "CurlHTTP", "LosslessJSON", "EventCorpus"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["PosixLock", "CurlHTTP", "LosslessJSON", "EventCorpus", "CognitoEvents", "ChallengeFlows"],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "EmailDeliveryTests",
@@ -217,7 +223,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", "SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
+            dependencies: ["WebAuthn", "SoftwareAuthenticator", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(

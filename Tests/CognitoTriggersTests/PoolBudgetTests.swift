@@ -3,6 +3,7 @@ import CognitoEvents
 import CognitoTriggers
 import Foundation
 import Testing
+import TestSupport
 
 /// The pool-wide budgets (`POOL_MAX_*`), against floods spread over many user names.
 extension SignInLimitsTests {

@@ -8,6 +8,7 @@ import PackageDescription
 //   fuzz-sigv4            SigV4 canonicalisation and signing of fuzzed requests
 //   fuzz-runtime-headers  the Runtime API `next` answer: libcurl header lines → invocation → log lines
 //   fuzz-webauthn         the passkey ceremonies: CBOR, authenticator data, COSE keys, attestation, response JSON
+//   fuzz-http-api         the passkey registration API: payload 2.0 event → route → body, and bodies of each route
 
 // Tools version 5.4 on purpose: from 5.5 on, SwiftPM renames an executable's entry point to `<module>_main` and links
 // `main` to it, which a fuzz target does not have (libFuzzer brings `main`), so linking fails. The code is still
@@ -46,6 +47,15 @@ let package = Package(
             [
                 .product(name: "WebAuthn", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
+            ]),
+        fuzzTarget(
+            "fuzz-http-api",
+            [
+                .product(name: "PasskeyRegistrationAPI", package: "cognito-challenge-runtime"),
+                .product(name: "ChallengeStateStore", package: "cognito-challenge-runtime"),
+                .product(name: "WebAuthn", package: "cognito-challenge-runtime"),
+                .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
+                .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
             ]),
     ],
     swiftLanguageVersions: [.version("6")]

@@ -3,7 +3,8 @@
 #   Tests/Fuzz/run.sh [SECONDS] [TARGET...]      e.g. Tests/Fuzz/run.sh 600 fuzz-trigger
 # Exits non-zero if a target crashes, leaks, runs out of memory or hangs on an input; the input is kept under
 # Tests/Fuzz/.build/fuzz/crashes/TARGET/. Each target's corpus grows in Tests/Fuzz/.build/fuzz/corpus/TARGET/ from
-# one run to the next, seeded every run (Events/ for the JSON and trigger targets, the samples below for the others).
+# one run to the next, seeded every run (Events/ for the JSON and trigger targets, Events/passkey-api/ for the HTTP API
+# one, the samples below for the others).
 set -euo pipefail
 cd "$(dirname "$0")"
 fuzz_dir=$PWD
@@ -14,7 +15,7 @@ shift || true
 # libFuzzer takes -max_total_time=0 as "run for ever".
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [SECONDS (at least 1)] [TARGET...]" >&2; exit 2; }
 targets=("$@")
-(( ${#targets[@]} )) || targets=(fuzz-json fuzz-trigger fuzz-sigv4 fuzz-runtime-headers fuzz-webauthn)
+(( ${#targets[@]} )) || targets=(fuzz-json fuzz-trigger fuzz-sigv4 fuzz-runtime-headers fuzz-webauthn fuzz-http-api)
 
 # Linux only: -sanitize=fuzzer needs the swift.org toolchain's libFuzzer. -enable-testing lets a target reach the
 # internal parsing functions it fuzzes (`@testable import`).
@@ -43,6 +44,19 @@ seed() {
                 local name=${file#"$root/Events/"}
                 cp "$file" "$corpus/seed-${name//\//-}"
             done < <(find "$root/Events" -type f -print0)
+            ;;
+        fuzz-http-api)
+            # The passkey API's own events, and the request bodies inside them.
+            local file
+            for file in "$root"/Events/passkey-api/*.json; do
+                [[ $file == *.expected.json ]] && continue
+                cp "$file" "$corpus/seed-$(basename "$file")"
+            done
+            printf '{"name":"Work laptop"}' >"$corpus/seed-rename-body"
+            # A registration the software authenticator made (Ed25519, none) for the options the target's fixed random
+            # bytes give (challenge and user handle 0, 1, …, 31; RP ID localhost): it verifies, so mutations reach past
+            # the ceremony into the account and the credential claim.
+            printf '%s' '{"id":"NLqc-a0KmHRmqT5hEdhX4h-bf79cwqphrQ8v-T2j","rawId":"NLqc-a0KmHRmqT5hEdhX4h-bf79cwqphrQ8v-T2j","type":"public-key","response":{"clientDataJSON":"eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIiwiY2hhbGxlbmdlIjoiQUFFQ0F3UUZCZ2NJQ1FvTERBME9EeEFSRWhNVUZSWVhHQmthR3h3ZEhoOCIsIm9yaWdpbiI6Imh0dHA6Ly9sb2NhbGhvc3Q6NTE3MyIsImNyb3NzT3JpZ2luIjpmYWxzZX0","attestationObject":"o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVh_SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2NFAAAAAFoPfkORLEuNph48V9KQa_QAHjS6nPmtCph0Zqk-YRHYV-Ifm3-_XMKqYa0PL_k9o6QBAQMnIAYhWCBCalspNEWUBBkNDlex32-puRZ5jXhPTm3m9nwoOmRSHA","transports":["internal","hybrid"],"publicKeyAlgorithm":-8,"publicKey":"MCowBQYDK2VwAyEAQmpbKTRFlAQZDQ5Xsd9vqbkWeY14T05t5vZ8KDpkUhw","authenticatorData":"SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2NFAAAAAFoPfkORLEuNph48V9KQa_QAHjS6nPmtCph0Zqk-YRHYV-Ifm3-_XMKqYa0PL_k9o6QBAQMnIAYhWCBCalspNEWUBBkNDlex32-puRZ5jXhPTm3m9nwoOmRSHA"},"authenticatorAttachment":"platform","clientExtensionResults":{}}' >"$corpus/seed-registration-body"
             ;;
         fuzz-sigv4)
             # Lines: Unix time, method, path, query, headers up to an empty line, then the body.

@@ -138,7 +138,7 @@ final class PasskeyRig: Sendable {
             ("request", .object(JSONObject([
                 ("userAttributes", .object(JSONObject(attributes))), ("challengeName", "CUSTOM_CHALLENGE"),
                 ("session", .array(session)), ("userNotFound", .bool(user.sub == nil)),
-            ] + (clientMetadata.map { [("clientMetadata", Self.object($0))] } ?? [])))),
+            ] + (clientMetadata.map { [("clientMetadata", .stringObject($0))] } ?? [])))),
             ("response", ["publicChallengeParameters": nil, "privateChallengeParameters": nil, "challengeMetadata": nil]),
         ]))
         return event.serialized()
@@ -154,10 +154,6 @@ final class PasskeyRig: Sendable {
         return event
     }
 
-    static func object(_ strings: [String: String]) -> JSONValue {
-        .object(JSONObject(strings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
-    }
-
     /// The session entry Cognito records for `create` answered `correct`ly.
     static func entry(_ create: CreateAuthChallengeEvent, correct: Bool) -> JSONValue {
         [
@@ -166,31 +162,12 @@ final class PasskeyRig: Sendable {
         ]
     }
 
-    /// The Verify event Cognito sends after `create` with `answer` (and `clientMetadata`, when given).
-    static func verifyEvent(
-        after create: CreateAuthChallengeEvent, answer: String, clientMetadata: [String: String]? = nil
-    ) throws -> [UInt8] {
-        guard var event = create.json.objectValue, var request = event["request"]?.objectValue else {
-            throw CorpusError(message: "the Create event has no request")
-        }
-        request["challengeAnswer"] = .string(answer)
-        request["privateChallengeParameters"] = .object(JSONObject(
-            (create.response.privateChallengeParameters ?? [:]).map { ($0.key, .string($0.value)) }))
-        request["challengeName"] = nil
-        request["session"] = nil
-        if let clientMetadata { request["clientMetadata"] = Self.object(clientMetadata) }
-        event["triggerSource"] = .string(TriggerSource.verifyAuthChallengeResponse.rawValue)
-        event["request"] = .object(request)
-        event["response"] = [:]
-        return JSONValue.object(event).serialized()
-    }
-
     /// Whether `answer` to `create` is accepted, with the handler's summary and warning.
     func verify(
         _ create: CreateAuthChallengeEvent, answer: String, clientMetadata: [String: String]? = nil,
         with handler: CognitoTriggerHandler
     ) throws -> (correct: Bool, summary: String, warning: String?) {
-        let result = try handler.handle(Self.verifyEvent(after: create, answer: answer, clientMetadata: clientMetadata))
+        let result = try handler.handle(verifyEvent(after: create, answer: answer, clientMetadata: clientMetadata))
         guard case .verify(let verified) = result.event else { throw CorpusError(message: "not a Verify") }
         return (verified.response.answerCorrect ?? false, result.summary, result.warning)
     }
@@ -214,16 +191,5 @@ extension CreateAuthChallengeEvent {
                 try #require(entry.objectValue?["id"]?.stringValue.flatMap(Base64URL.decode))
             }
         }
-    }
-}
-
-/// Collects delivered messages instead of sending them.
-final class RecordingDelivery: CodeDelivery, Sendable {
-    private let delivered = PosixLock<[CodeMessage]>([])
-
-    var messages: [CodeMessage] { delivered.withLock { $0 } }
-
-    func deliver(_ message: CodeMessage) throws {
-        delivered.withLock { $0.append(message) }
     }
 }

@@ -1,46 +1,45 @@
 import ChallengeCrypto
+@testable import SoftwareAuthenticator
 import Testing
 @testable import WebAuthn
 
 @Suite struct AssertionTests {
-    static let kinds = TestKey.Kind.allCases
-
     /// Runs the ceremony against its own stored credential (counter 3, not backup eligible) unless told otherwise.
     static func verify(
         _ ceremony: AssertionCeremony, stored: [StoredCredential]? = nil, requireUserVerification: Bool = true
-    ) throws(WebAuthnError) -> VerifiedAssertion {
+    ) throws -> VerifiedAssertion {
         var expectation = ceremony.expectation
         expectation.requireUserVerification = requireUserVerification
         return try WebAuthn.verifyAssertion(ceremony.json, expecting: expectation, credentials: stored ?? [ceremony.stored()])
     }
 
-    @Test(arguments: kinds)
-    func acceptsAGoodAssertion(kind: TestKey.Kind) throws {
-        var ceremony = AssertionCeremony(TestKey.shared[kind]!)
+    @Test(arguments: COSEAlgorithm.allCases)
+    func acceptsAGoodAssertion(algorithm: COSEAlgorithm) throws {
+        var ceremony = AssertionCeremony(KeyHandle.shared[algorithm]!)
         ceremony.flags = Flag.up | Flag.uv | Flag.be | Flag.bs
-        ceremony.extensions = CBORValue.entries([(.text("credProtect"), .int(1))]).encoded
+        ceremony.extensions = CBOR.map([("credProtect", 1)]).encoded()
         ceremony.flags |= Flag.ed
-        let other = AssertionCeremony(TestKey.others[kind]!)
-        var otherStored = other.stored()
+        let other = AssertionCeremony(KeyHandle.others[algorithm]!)
+        var otherStored = try other.stored()
         otherStored.id = [1, 2, 3]
         let verified = try Self.verify(ceremony, stored: [otherStored, ceremony.stored(backupEligible: true)])
         #expect(verified == VerifiedAssertion(credentialID: ceremony.credentialID, signCount: 7, backedUp: true, userVerified: true))
     }
 
-    @Test(arguments: kinds)
-    func acceptsWithoutUserHandleAndWithoutUVWhenNotRequired(kind: TestKey.Kind) throws {
-        var ceremony = AssertionCeremony(TestKey.shared[kind]!)
+    @Test(arguments: COSEAlgorithm.allCases)
+    func acceptsWithoutUserHandleAndWithoutUVWhenNotRequired(algorithm: COSEAlgorithm) throws {
+        var ceremony = AssertionCeremony(KeyHandle.shared[algorithm]!)
         ceremony.userHandle = nil
         ceremony.flags = Flag.up
-        ceremony.crossOrigin = nil
+        ceremony.clientData.crossOrigin = nil
         let verified = try Self.verify(ceremony, requireUserVerification: false)
         #expect(verified.userVerified == false)
         #expect(verified.backedUp == false)
     }
 
-    @Test(arguments: kinds)
-    func acceptsZeroCountersAndRefusesARegression(kind: TestKey.Kind) throws {
-        var ceremony = AssertionCeremony(TestKey.shared[kind]!)
+    @Test(arguments: COSEAlgorithm.allCases)
+    func acceptsZeroCountersAndRefusesARegression(algorithm: COSEAlgorithm) throws {
+        var ceremony = AssertionCeremony(KeyHandle.shared[algorithm]!)
         ceremony.signCount = 0
         #expect(try Self.verify(ceremony, stored: [ceremony.stored(signCount: 0)]).signCount == 0)
         #expect(throws: WebAuthnError.counterRegression(stored: 3, received: 0)) { try Self.verify(ceremony) }
@@ -52,47 +51,41 @@ import Testing
         #expect(try Self.verify(ceremony).signCount == 4)
     }
 
-    @Test(arguments: kinds)
-    func refusesEveryTamperedPart(kind: TestKey.Kind) throws {
-        let good = AssertionCeremony(TestKey.shared[kind]!)
-        func refused(_ error: WebAuthnError, _ change: (inout AssertionCeremony) -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
+    @Test(arguments: COSEAlgorithm.allCases)
+    func refusesEveryTamperedPart(algorithm: COSEAlgorithm) throws {
+        let good = AssertionCeremony(KeyHandle.shared[algorithm]!)
+        func refused(
+            _ error: WebAuthnError, _ change: (inout AssertionCeremony) -> Void, _ comment: Comment? = nil,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             var ceremony = good
             change(&ceremony)
-            #expect(throws: error, sourceLocation: sourceLocation) { try Self.verify(ceremony, stored: [good.stored()]) }
+            #expect(throws: error, comment, sourceLocation: sourceLocation) { try Self.verify(ceremony, stored: [good.stored()]) }
         }
-        refused(.wrongType(expected: "webauthn.get", found: "webauthn.create")) { $0.type = "webauthn.create" }
-        refused(.challengeMismatch) { $0.challenge = Array(1...32) }
-        refused(.challengeMismatch) { $0.challenge = [] }
-        refused(.originNotAllowed("https://evil.example")) { $0.origin = "https://evil.example" }
-        refused(.originNotAllowed("https://example.com/")) { $0.origin = "https://example.com/" }
-        refused(.originNotAllowed("http://example.com")) { $0.origin = "http://example.com" }
-        refused(.crossOrigin) { $0.crossOrigin = true }
-        refused(.crossOrigin) { $0.topOrigin = "https://framing.example" }
-        refused(.rpIDMismatch) { $0.rpID = "evil.example" }
-        refused(.userNotPresent) { $0.flags = Flag.uv }
-        refused(.userNotVerified) { $0.flags = Flag.up }
-        refused(.backupFlagsInvalid) { $0.flags = Flag.up | Flag.uv | Flag.bs }
+        for (what, error, change) in good.refusedAlike(otherType: "webauthn.create") {
+            refused(error, change, "\(what)")
+        }
         refused(.backupFlagsInvalid) { $0.flags = Flag.up | Flag.uv | Flag.be }
         refused(.badSignature) { $0.signedBytes = Array("other bytes".utf8) }
-        refused(.badSignature) { $0.key = TestKey.others[kind]! }
+        refused(.badSignature) { $0.key = KeyHandle.others[algorithm]! }
         refused(.unknownCredential) { $0.credentialID = [1, 2, 3] }
         refused(.userHandleMismatch) { $0.userHandle = Array(repeating: 0x5a, count: 32) }
         refused(.malformed("credential.id and credential.rawId differ")) { $0.rawID = [1, 2, 3] }
         // Another user's credential: a valid signature by a credential that is not in this user's list.
-        var someoneElse = AssertionCeremony(TestKey.others[kind]!)
+        var someoneElse = AssertionCeremony(KeyHandle.others[algorithm]!)
         someoneElse.credentialID = [0xee, 0xee]
         #expect(throws: WebAuthnError.unknownCredential) { try Self.verify(someoneElse, stored: [good.stored()]) }
     }
 
     @Test func topOriginOfAnAllowedOriginIsAccepted() throws {
-        var ceremony = AssertionCeremony(TestKey.shared[.es256]!)
-        ceremony.topOrigin = "https://login.example.com"
-        ceremony.origin = "https://login.example.com"
+        var ceremony = AssertionCeremony(KeyHandle.shared[.es256]!)
+        ceremony.clientData.topOrigin = "https://login.example.com"
+        ceremony.clientData.origin = "https://login.example.com"
         #expect(try Self.verify(ceremony).signCount == 7)
     }
 
     @Test func refusesMalformedResponses() {
-        let ceremony = AssertionCeremony(TestKey.shared[.es256]!)
+        let ceremony = AssertionCeremony(KeyHandle.shared[.es256]!)
         let expectation = ceremony.expectation
         func refused(_ json: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
             #expect(throws: WebAuthnError.malformed(message), sourceLocation: sourceLocation) {

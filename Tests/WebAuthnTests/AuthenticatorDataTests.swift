@@ -1,4 +1,5 @@
 import ChallengeCrypto
+@testable import SoftwareAuthenticator
 import Testing
 @testable import WebAuthn
 
@@ -15,22 +16,22 @@ import Testing
     }
 
     @Test func readsAttestedCredentialDataAndExtensions() throws {
-        let key = TestKey.shared[.es256]!
-        let extensions = CBORValue.entries([(.text("credProtect"), .int(2))]).encoded
+        let key = try KeyHandle.shared[.es256]!.coseBytes
+        let extensions = CBOR.map([("credProtect", 2)]).encoded()
         let bytes = Fixture.authenticatorData(
-            flags: Flag.up | Flag.at | Flag.ed, signCount: 1, attested: (Fixture.aaguid, [9, 8, 7], key.coseBytes),
+            flags: Flag.up | Flag.at | Flag.ed, signCount: 1, attested: (Fixture.aaguid, [9, 8, 7], key),
             extensions: extensions)
         let data = try AuthenticatorData(bytes)
         let attested = try #require(data.attestedCredential)
         #expect(attested.aaguid == Fixture.aaguid)
         #expect(attested.credentialID == [9, 8, 7])
-        #expect(attested.publicKeyBytes == key.coseBytes)
+        #expect(attested.publicKeyBytes == key)
         #expect(try COSEKey(attested.publicKey).algorithm == -7)
         #expect(data.extensions?["credProtect"]?.intValue == 2)
     }
 
-    @Test func refusesWhatTheFlagsDoNotAnnounce() {
-        let key = TestKey.shared[.edDSA]!.coseBytes
+    @Test func refusesWhatTheFlagsDoNotAnnounce() throws {
+        let key = try KeyHandle.shared[.edDSA]!.coseBytes
         let fixed = Fixture.authenticatorData(flags: Flag.up, signCount: 1)
         #expect(throws: WebAuthnError.malformed("authenticator data of 36 bytes is shorter than the 37 it always has")) {
             try AuthenticatorData(Array(fixed.dropLast()))
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func readsClientData() throws {
-        let data = try ClientData(Fixture.clientDataJSON(type: "webauthn.get", crossOrigin: nil, topOrigin: "https://a.example"))
+        let data = try ClientData(ClientDataFields(type: "webauthn.get", crossOrigin: nil, topOrigin: "https://a.example").json)
         #expect(data.type == "webauthn.get")
         #expect(data.challenge == Fixture.challenge)
         #expect(data.origin == Fixture.origin)

@@ -1,3 +1,4 @@
+import SoftwareAuthenticator
 import Testing
 @testable import WebAuthn
 
@@ -18,16 +19,22 @@ import Testing
         #expect(value.mapValue?.map(\.key) == [.int(1), .int(3), .text("fmt"), .int(-2), .text("a")])
     }
 
-    @Test func roundTripsWhatTheTestEncoderWrites() throws {
-        let value = CBORValue.entries([
-            (.text("authData"), .bytes(Array(repeating: 7, count: 300))), (.int(-3), .text("é ✓")),
-            (.int(Int.min), .array([.int(Int.max), .int(0), .int(-24), .int(-25), .int(255), .int(65536)])),
-        ])
-        #expect(try CBORDecoder.decode(value.encoded) == value)
+    @Test func readsWhatTheSoftwareAuthenticatorWrites() throws {
+        let written = CBOR.map([
+            ("authData", .bytes(Array(repeating: 7, count: 300))), (-3, "é ✓"),
+            (.integer(.min), [.integer(.max), 0, -24, -25, 255, 65536]),
+        ]).encoded()
+        let value = try CBORDecoder.decode(written)
+        #expect(value["authData"] == .bytes(Array(repeating: 7, count: 300)))
+        #expect(value[-3] == .text("é ✓"))
+        #expect(value[Int.min] == .array([
+            .unsigned(UInt64(Int.max)), .unsigned(0), .negative(23), .negative(24), .unsigned(255), .unsigned(65536),
+        ]))
+        #expect(value.mapValue?.count == 3)
     }
 
     @Test func reportsTheLengthOfAPrefixItem() throws {
-        let key = CBORValue.entries([(.int(1), .int(1)), (.int(-2), .bytes([1, 2, 3]))]).encoded
+        let key = CBOR.map([(1, 1), (-2, .bytes([1, 2, 3]))]).encoded()
         let bytes: [UInt8] = [0xaa, 0xbb] + key + [0xa1, 0x61, 0x78, 0x01]
         let (value, length) = try CBORDecoder.decodePrefix(bytes, from: 2)
         #expect(length == key.count)
@@ -66,15 +73,15 @@ import Testing
         let nine: [UInt8] = Array(repeating: 0x81, count: 8) + [0x80]
         #expect(throws: CBORError.tooDeep(offset: 8)) { try CBORDecoder.decode(nine) }
         // Maps count too: eight maps nest, a ninth does not.
-        var nested = CBORValue.entries([])
-        for _ in 0..<8 { nested = .entries([(.int(0), nested)]) }
-        #expect(throws: CBORError.tooDeep(offset: 16)) { try CBORDecoder.decode(nested.encoded) }
+        var nested = CBOR.map([])
+        for _ in 0..<8 { nested = .map([(.integer(0), nested)]) }
+        #expect(throws: CBORError.tooDeep(offset: 16)) { try CBORDecoder.decode(nested.encoded()) }
     }
 
     @Test func limitsItemsAndInputSize() throws {
-        let full = CBORValue.array(Array(repeating: .int(1), count: 256))
-        #expect(try CBORDecoder.decode(full.encoded) == full)
-        let largest = CBORValue.bytes(Array(repeating: 0, count: 64 * 1024 - 3)).encoded
+        let full = CBOR.array(Array(repeating: .integer(1), count: 256)).encoded()
+        #expect(try CBORDecoder.decode(full) == .array(Array(repeating: .unsigned(1), count: 256)))
+        let largest = CBOR.bytes(Array(repeating: 0, count: 64 * 1024 - 3)).encoded()
         #expect(largest.count == 64 * 1024)
         #expect(try CBORDecoder.decode(largest).bytesValue?.count == 64 * 1024 - 3)
         #expect(throws: CBORError.inputTooLarge(64 * 1024 + 1)) { try CBORDecoder.decode(largest + [0]) }

@@ -1,43 +1,45 @@
+@testable import SoftwareAuthenticator
 import Testing
 @testable import WebAuthn
 
 @Suite struct COSEKeyTests {
-    @Test(arguments: TestKey.Kind.allCases)
-    func loadsEachKindAndVerifiesItsSignatures(kind: TestKey.Kind) throws {
-        let key = TestKey.shared[kind]!
+    @Test(arguments: COSEAlgorithm.allCases)
+    func loadsEachKindAndVerifiesItsSignatures(algorithm: COSEAlgorithm) throws {
+        let key = KeyHandle.shared[algorithm]!
         let cose = try COSEKey(bytes: key.coseBytes)
-        #expect(cose.algorithm == kind.algorithm)
+        #expect(cose.algorithm == algorithm.rawValue)
         let message = Array("authenticator data and client data hash".utf8)
-        #expect(cose.verify(key.sign(message), of: message))
-        #expect(!cose.verify(key.sign(message), of: message + [0]))
-        #expect(!cose.verify(TestKey.others[kind]!.sign(message), of: message))
+        #expect(cose.verify(try key.sign(message), of: message))
+        #expect(!cose.verify(try key.sign(message), of: message + [0]))
+        #expect(!cose.verify(try KeyHandle.others[algorithm]!.sign(message), of: message))
         #expect(!cose.verify([], of: message))
     }
 
     @Test func refusesASignatureOfAnotherAlgorithm() throws {
         let message: [UInt8] = [1, 2, 3]
-        let ec = try COSEKey(bytes: TestKey.shared[.es256]!.coseBytes)
-        #expect(!ec.publicKey.verify(TestKey.shared[.es256]!.sign(message), of: message, algorithm: -257))
-        #expect(!ec.publicKey.verify(TestKey.shared[.es256]!.sign(message), of: message, algorithm: -8))
+        let key = KeyHandle.shared[.es256]!
+        let ec = try COSEKey(bytes: key.coseBytes)
+        #expect(!ec.publicKey.verify(try key.sign(message), of: message, algorithm: -257))
+        #expect(!ec.publicKey.verify(try key.sign(message), of: message, algorithm: -8))
     }
 
     /// The ES256 key with one member replaced (nil: removed).
-    static func es256(replacing key: Int, with value: CBORValue?) -> [UInt8] {
-        var entries = TestKey.shared[.es256]!.cose.mapValue!
-        entries.removeAll { $0.key == .int(key) }
-        if let value { entries.append(CBORMapEntry(key: .int(key), value: value)) }
-        return CBORValue.map(entries).encoded
+    static func es256(replacing key: CBOR, with value: CBOR?) throws -> [UInt8] {
+        guard case .map(var pairs) = try KeyHandle.shared[.es256]!.coseKey() else { throw CaseError("not a map") }
+        pairs.removeAll { $0.key == key }
+        if let value { pairs.append((key, value)) }
+        return CBOR.map(pairs).encoded()
     }
 
-    @Test func refusesMalformedOrUnsupportedKeys() {
-        let x = TestKey.shared[.es256]!.cose[-2]!
-        #expect(throws: WebAuthnError.unsupportedAlgorithm(-35)) { try COSEKey(bytes: Self.es256(replacing: 3, with: .int(-35))) }
-        #expect(throws: WebAuthnError.unsupportedAlgorithm(-7)) { try COSEKey(bytes: Self.es256(replacing: -1, with: .int(2))) }
+    @Test func refusesMalformedOrUnsupportedKeys() throws {
+        let x = try #require(try KeyHandle.shared[.es256]!.coseKey()[-2])
+        #expect(throws: WebAuthnError.unsupportedAlgorithm(-35)) { try COSEKey(bytes: Self.es256(replacing: 3, with: -35)) }
+        #expect(throws: WebAuthnError.unsupportedAlgorithm(-7)) { try COSEKey(bytes: Self.es256(replacing: -1, with: 2)) }
         #expect(throws: WebAuthnError.malformed("the COSE key has no algorithm (3)")) {
             try COSEKey(bytes: Self.es256(replacing: 3, with: nil))
         }
         #expect(throws: WebAuthnError.malformed("ES256 COSE key of key type 1, not EC2 (2)")) {
-            try COSEKey(bytes: Self.es256(replacing: 1, with: .int(1)))
+            try COSEKey(bytes: Self.es256(replacing: 1, with: 1))
         }
         #expect(throws: WebAuthnError.malformed("the P-256 COSE key needs x (-2) and y (-3) of 32 bytes each")) {
             try COSEKey(bytes: Self.es256(replacing: -3, with: .bytes(Array(repeating: 1, count: 31))))
@@ -47,7 +49,7 @@ import Testing
             try COSEKey(bytes: Self.es256(replacing: -3, with: x))
         }
         #expect(throws: WebAuthnError.malformed("the credential public key is not a CBOR map")) {
-            try COSEKey(bytes: CBORValue.bytes([1]).encoded)
+            try COSEKey(bytes: CBOR.bytes([1]).encoded())
         }
         #expect(throws: WebAuthnError.malformed("credential public key: bytes follow the CBOR item (byte 1)")) {
             try COSEKey(bytes: [0xa0, 0x00])
@@ -55,23 +57,23 @@ import Testing
     }
 
     @Test func refusesShortOrEvenRSAKeys() throws {
-        let rsa = TestKey.shared[.rs256]!.cose
-        let n = rsa[-1]!.bytesValue!
-        let short = CBORValue.entries([(.int(1), .int(3)), (.int(3), .int(-257)), (.int(-1), .bytes(Array(n.prefix(128)))), (.int(-2), .bytes([1, 0, 1]))])
+        let rsa = try KeyHandle.shared[.rs256]!.coseKey()
+        guard case .bytes(let n)? = rsa[-1] else { throw CaseError("the RSA key has no modulus") }
+        let short = CBOR.map([(1, 3), (3, -257), (-1, .bytes(Array(n.prefix(128)))), (-2, .bytes([1, 0, 1]))])
         #expect(throws: WebAuthnError.malformed("the RSA modulus has 1024 bits; 2048 to 8192 are accepted")) {
-            try COSEKey(bytes: short.encoded)
+            try COSEKey(bytes: short.encoded())
         }
-        let even = CBORValue.entries([(.int(1), .int(3)), (.int(3), .int(-257)), (.int(-1), .bytes(n)), (.int(-2), .bytes([1, 0, 0]))])
+        let even = CBOR.map([(1, 3), (3, -257), (-1, .bytes(n)), (-2, .bytes([1, 0, 0]))])
         #expect(throws: WebAuthnError.malformed("the RSA public exponent is not an odd number above 1")) {
-            try COSEKey(bytes: even.encoded)
+            try COSEKey(bytes: even.encoded())
         }
-        #expect(try COSEKey(bytes: rsa.encoded).publicKey.type != 0)
+        #expect(try COSEKey(bytes: rsa.encoded()).publicKey.type != 0)
     }
 
     @Test func refusesAnEd25519KeyOfTheWrongSize() {
-        let key = CBORValue.entries([(.int(1), .int(1)), (.int(3), .int(-8)), (.int(-1), .int(6)), (.int(-2), .bytes([1, 2]))])
-        #expect(throws: WebAuthnError.malformed("the Ed25519 COSE key needs x (-2) of 32 bytes")) { try COSEKey(bytes: key.encoded) }
-        let x448 = CBORValue.entries([(.int(1), .int(1)), (.int(3), .int(-8)), (.int(-1), .int(7)), (.int(-2), .bytes([1, 2]))])
-        #expect(throws: WebAuthnError.unsupportedAlgorithm(-8)) { try COSEKey(bytes: x448.encoded) }
+        let key = CBOR.map([(1, 1), (3, -8), (-1, 6), (-2, .bytes([1, 2]))])
+        #expect(throws: WebAuthnError.malformed("the Ed25519 COSE key needs x (-2) of 32 bytes")) { try COSEKey(bytes: key.encoded()) }
+        let x448 = CBOR.map([(1, 1), (3, -8), (-1, 7), (-2, .bytes([1, 2]))])
+        #expect(throws: WebAuthnError.unsupportedAlgorithm(-8)) { try COSEKey(bytes: x448.encoded()) }
     }
 }

@@ -1,45 +1,45 @@
+@testable import SoftwareAuthenticator
 import Testing
 import TestSupport
 @testable import WebAuthn
 
 /// `packed` attestation with a certificate chain, against certificates the `openssl` command makes.
 @Suite(.requires(.openSSL)) struct PackedCertificateTests {
-    static func ceremony(_ kind: TestKey.Kind, _ certificate: AttestationCertificate) -> RegistrationCeremony {
-        var ceremony = RegistrationCeremony(TestKey.shared[kind]!)
+    static func ceremony(_ algorithm: COSEAlgorithm, _ certificate: AttestationCertificate) -> RegistrationCeremony {
+        var ceremony = RegistrationCeremony(KeyHandle.shared[algorithm]!)
         ceremony.statement = .packedCertificate(certificate: certificate.der, signer: certificate.key)
         return ceremony
     }
 
-    static func verify(_ ceremony: RegistrationCeremony, _ policy: AttestationPolicy) throws(WebAuthnError) -> VerifiedRegistration {
+    static func verify(_ ceremony: RegistrationCeremony, _ policy: AttestationPolicy) throws -> VerifiedRegistration {
         var expectation = ceremony.expectation
         expectation.attestation = policy
         return try WebAuthn.verifyRegistration(ceremony.json, expecting: expectation)
     }
 
-    @Test(arguments: TestKey.Kind.allCases)
-    func acceptsAGoodCertificateUnderDirectConveyance(kind: TestKey.Kind) throws {
+    @Test(arguments: COSEAlgorithm.allCases)
+    func acceptsAGoodCertificateUnderDirectConveyance(algorithm: COSEAlgorithm) throws {
         let certificate = try AttestationCertificate()
-        let ceremony = Self.ceremony(kind, certificate)
+        let ceremony = Self.ceremony(algorithm, certificate)
         let verified = try Self.verify(ceremony, AttestationPolicy(conveyance: .direct, allowedAAGUIDs: [Fixture.aaguid]))
         #expect(verified.attestedByCertificate)
         #expect(verified.attestationFormat == "packed")
-        #expect(verified.algorithm == kind.algorithm)
+        #expect(verified.algorithm == algorithm.rawValue)
         #expect(try Self.verify(ceremony, AttestationPolicy()).attestedByCertificate)
     }
 
     @Test func acceptsEd25519AndRSACertificatesAndOneWithoutTheAAGUIDExtension() throws {
         var profile = AttestationCertificate.Profile()
-        profile.keyType = "ed25519"
-        profile.keyOptions = []
+        profile.keyAlgorithm = .edDSA
         #expect(try Self.verify(Self.ceremony(.es256, try AttestationCertificate(profile)), AttestationPolicy(conveyance: .direct)).attestedByCertificate)
-        profile.keyType = "rsa:2048"
+        profile.keyAlgorithm = .rs256
         profile.aaguid = nil
         #expect(try Self.verify(Self.ceremony(.edDSA, try AttestationCertificate(profile)), AttestationPolicy(conveyance: .direct)).attestedByCertificate)
     }
 
-    @Test(arguments: TestKey.Kind.allCases)
-    func refusesABadSignature(kind: TestKey.Kind) throws {
-        var ceremony = Self.ceremony(kind, try AttestationCertificate())
+    @Test(arguments: COSEAlgorithm.allCases)
+    func refusesABadSignature(algorithm: COSEAlgorithm) throws {
+        var ceremony = Self.ceremony(algorithm, try AttestationCertificate())
         ceremony.signedBytes = Array("other bytes".utf8)
         for policy in [AttestationPolicy(), AttestationPolicy(conveyance: .direct)] {
             #expect(throws: WebAuthnError.attestation("the packed signature does not verify with the attestation certificate's key")) {
@@ -50,8 +50,8 @@ import TestSupport
 
     @Test func refusesASignatureByAnotherKeyThanTheCertificates() throws {
         let certificate = try AttestationCertificate()
-        var ceremony = RegistrationCeremony(TestKey.shared[.es256]!)
-        ceremony.statement = .packedCertificate(certificate: certificate.der, signer: TestKey.others[.es256]!)
+        var ceremony = RegistrationCeremony(KeyHandle.shared[.es256]!)
+        ceremony.statement = .packedCertificate(certificate: certificate.der, signer: KeyHandle.others[.es256]!)
         #expect(throws: WebAuthnError.attestation("the packed signature does not verify with the attestation certificate's key")) {
             try Self.verify(ceremony, AttestationPolicy(conveyance: .direct))
         }
@@ -86,8 +86,8 @@ import TestSupport
     }
 
     @Test func refusesAnX5cThatIsNotACertificate() throws {
-        var ceremony = RegistrationCeremony(TestKey.shared[.es256]!)
-        ceremony.statement = .packedCertificate(certificate: [0x30, 0x03, 0x02, 0x01, 0x01], signer: TestKey.shared[.es256]!)
+        var ceremony = RegistrationCeremony(KeyHandle.shared[.es256]!)
+        ceremony.statement = .packedCertificate(certificate: [0x30, 0x03, 0x02, 0x01, 0x01], signer: KeyHandle.shared[.es256]!)
         #expect(throws: WebAuthnError.attestation("the attestation certificate is not DER X.509")) {
             try Self.verify(ceremony, AttestationPolicy())
         }

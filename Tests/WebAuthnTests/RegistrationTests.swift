@@ -1,14 +1,13 @@
 import ChallengeCrypto
+@testable import SoftwareAuthenticator
 import Testing
 @testable import WebAuthn
 
 @Suite struct RegistrationTests {
-    static let kinds = TestKey.Kind.allCases
-
     static func verify(
         _ ceremony: RegistrationCeremony, attestation: AttestationPolicy = AttestationPolicy(),
         registered: [[UInt8]] = [], requireUserVerification: Bool = true
-    ) throws(WebAuthnError) -> VerifiedRegistration {
+    ) throws -> VerifiedRegistration {
         var expectation = ceremony.expectation
         expectation.attestation = attestation
         expectation.registeredCredentialIDs = registered
@@ -16,15 +15,15 @@ import Testing
         return try WebAuthn.verifyRegistration(ceremony.json, expecting: expectation)
     }
 
-    @Test(arguments: kinds)
-    func acceptsNoneAttestationAndReturnsTheCredentialToStore(kind: TestKey.Kind) throws {
-        let ceremony = RegistrationCeremony(TestKey.shared[kind]!)
+    @Test(arguments: COSEAlgorithm.allCases)
+    func acceptsNoneAttestationAndReturnsTheCredentialToStore(algorithm: COSEAlgorithm) throws {
+        let ceremony = RegistrationCeremony(KeyHandle.shared[algorithm]!)
         let verified = try Self.verify(ceremony)
-        #expect(verified.algorithm == kind.algorithm)
+        #expect(verified.algorithm == algorithm.rawValue)
         #expect(verified.attestationFormat == "none")
         #expect(!verified.attestedByCertificate)
         #expect(verified.credential == StoredCredential(
-            id: ceremony.credentialID, publicKey: ceremony.key.coseBytes, signCount: 0, transports: ["internal", "hybrid"],
+            id: ceremony.credentialID, publicKey: try ceremony.key.coseBytes, signCount: 0, transports: ["internal", "hybrid"],
             aaguid: Fixture.aaguid, backupEligible: true, backedUp: true, name: "", createdAt: 0))
         // The stored key verifies the same authenticator's assertions.
         var assertion = AssertionCeremony(ceremony.key)
@@ -34,9 +33,9 @@ import Testing
             assertion.json, expecting: assertion.expectation, credentials: [verified.credential]).signCount == 7)
     }
 
-    @Test(arguments: kinds)
-    func acceptsPackedSelfAttestation(kind: TestKey.Kind) throws {
-        var ceremony = RegistrationCeremony(TestKey.shared[kind]!)
+    @Test(arguments: COSEAlgorithm.allCases)
+    func acceptsPackedSelfAttestation(algorithm: COSEAlgorithm) throws {
+        var ceremony = RegistrationCeremony(KeyHandle.shared[algorithm]!)
         ceremony.statement = .packedSelf(algorithm: nil)
         ceremony.flags = Flag.up | Flag.uv
         ceremony.signCount = 5
@@ -47,26 +46,22 @@ import Testing
         #expect(!verified.credential.backupEligible && !verified.credential.backedUp)
     }
 
-    @Test(arguments: kinds)
-    func refusesEveryTamperedPart(kind: TestKey.Kind) throws {
-        let good = RegistrationCeremony(TestKey.shared[kind]!)
+    @Test(arguments: COSEAlgorithm.allCases)
+    func refusesEveryTamperedPart(algorithm: COSEAlgorithm) throws {
+        let good = RegistrationCeremony(KeyHandle.shared[algorithm]!)
         func refused(
             _ error: WebAuthnError, registered: [[UInt8]] = [], _ change: (inout RegistrationCeremony) -> Void,
-            sourceLocation: SourceLocation = #_sourceLocation
+            _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
         ) {
             var ceremony = good
             change(&ceremony)
-            #expect(throws: error, sourceLocation: sourceLocation) { try Self.verify(ceremony, registered: registered) }
+            #expect(throws: error, comment, sourceLocation: sourceLocation) { try Self.verify(ceremony, registered: registered) }
         }
-        refused(.wrongType(expected: "webauthn.create", found: "webauthn.get")) { $0.type = "webauthn.get" }
-        refused(.challengeMismatch) { $0.challenge = Array(repeating: 0, count: 32) }
-        refused(.originNotAllowed("https://evil.example")) { $0.origin = "https://evil.example" }
-        refused(.crossOrigin) { $0.crossOrigin = true }
-        refused(.crossOrigin) { $0.topOrigin = "https://framing.example" }
+        for (what, error, change) in good.refusedAlike(otherType: "webauthn.get") {
+            refused(error, change, "\(what)")
+        }
+        refused(.challengeMismatch) { $0.clientData.challenge = Array(repeating: 0, count: 32) }
         refused(.rpIDMismatch) { $0.rpID = "example.org" }
-        refused(.userNotPresent) { $0.flags = Flag.uv }
-        refused(.userNotVerified) { $0.flags = Flag.up }
-        refused(.backupFlagsInvalid) { $0.flags = Flag.up | Flag.uv | Flag.bs }
         refused(.malformed("the authenticator data has no attested credential data (AT)")) { $0.includeAttestedData = false }
         refused(.malformed("the attested credential ID is not the response's rawId")) {
             $0.rawID = [1, 2]
@@ -76,36 +71,33 @@ import Testing
         refused(.malformed("the credential ID of 1024 bytes is over 1023")) {
             $0.credentialID = Array(repeating: 1, count: 1024)
         }
-        refused(.unsupportedAlgorithm(-36)) {
-            var entries = $0.key.cose.mapValue!
-            entries.removeAll { $0.key == .int(3) }
-            entries.append(CBORMapEntry(key: .int(3), value: .int(-36)))
-            $0.coseKey = CBORValue.map(entries).encoded
-        }
+        let otherAlgorithmKey = try #require(try good.key.coseKey().replacing(3, with: -36)).encoded()
+        refused(.unsupportedAlgorithm(-36)) { $0.coseKey = otherAlgorithmKey }
         refused(.attestation("the self attestation signature does not verify")) {
             $0.statement = .packedSelf(algorithm: nil)
             $0.signedBytes = Array("other bytes".utf8)
         }
+        let goodKey = try good.key.coseBytes
         refused(.attestation("the self attestation signature does not verify")) {
             $0.statement = .packedSelf(algorithm: nil)
-            $0.key = TestKey.others[kind]!
-            $0.coseKey = good.key.coseBytes
+            $0.key = KeyHandle.others[algorithm]!
+            $0.coseKey = goodKey
         }
-        let otherAlgorithm = kind == .es256 ? -8 : -7
-        refused(.attestation("self attestation alg \(otherAlgorithm) is not the credential key's \(kind.algorithm)")) {
+        let otherAlgorithm = algorithm == .es256 ? -8 : -7
+        refused(.attestation("self attestation alg \(otherAlgorithm) is not the credential key's \(algorithm.rawValue)")) {
             $0.statement = .packedSelf(algorithm: otherAlgorithm)
         }
         refused(.attestation("a none statement must be empty")) {
-            $0.statement = .custom(format: "none", statement: .entries([(.text("sig"), .bytes([1]))]))
+            $0.statement = .custom(format: "none", statement: .map([("sig", .bytes([1]))]))
         }
         refused(.attestation("the packed statement has no sig")) {
-            $0.statement = .custom(format: "packed", statement: .entries([(.text("alg"), .int(-7))]))
+            $0.statement = .custom(format: "packed", statement: .map([("alg", -7)]))
         }
     }
 
     @Test func noneConveyanceAcceptsOtherFormatsWithoutCheckingThem() throws {
-        var ceremony = RegistrationCeremony(TestKey.shared[.es256]!)
-        ceremony.statement = .custom(format: "tpm", statement: .entries([(.text("ver"), .text("2.0"))]))
+        var ceremony = RegistrationCeremony(KeyHandle.shared[.es256]!)
+        ceremony.statement = .custom(format: "tpm", statement: .map([("ver", "2.0")]))
         let verified = try Self.verify(ceremony)
         #expect(verified.attestationFormat == "tpm")
         #expect(!verified.attestedByCertificate)
@@ -115,7 +107,7 @@ import Testing
     }
 
     @Test func directConveyanceRefusesNoneAndSelfAttestation() throws {
-        var ceremony = RegistrationCeremony(TestKey.shared[.edDSA]!)
+        var ceremony = RegistrationCeremony(KeyHandle.shared[.edDSA]!)
         #expect(throws: WebAuthnError.attestation("direct attestation needs a packed statement with a certificate chain, not none")) {
             try Self.verify(ceremony, attestation: AttestationPolicy(conveyance: .direct))
         }
@@ -126,7 +118,7 @@ import Testing
     }
 
     @Test func allowedAAGUIDsRefuseOthers() throws {
-        let ceremony = RegistrationCeremony(TestKey.shared[.es256]!)
+        let ceremony = RegistrationCeremony(KeyHandle.shared[.es256]!)
         #expect(try Self.verify(ceremony, attestation: AttestationPolicy(allowedAAGUIDs: [Fixture.aaguid])).credential.aaguid == Fixture.aaguid)
         #expect(throws: WebAuthnError.attestation("the authenticator's AAGUID is not one of the allowed")) {
             try Self.verify(ceremony, attestation: AttestationPolicy(allowedAAGUIDs: [Array(repeating: 0, count: 16)]))
@@ -134,18 +126,18 @@ import Testing
     }
 
     @Test func refusesMalformedAttestationObjects() throws {
-        let ceremony = RegistrationCeremony(TestKey.shared[.es256]!)
+        let ceremony = RegistrationCeremony(KeyHandle.shared[.es256]!)
         func refused(_ attestationObject: [UInt8], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            let json = ceremony.json.replacingAttestationObject(with: attestationObject)
             #expect(throws: WebAuthnError.malformed(message), sourceLocation: sourceLocation) {
-                try WebAuthn.verifyRegistration(json, expecting: ceremony.expectation)
+                try WebAuthn.verifyRegistration(
+                    ceremony.json.replacingAttestationObject(with: attestationObject), expecting: ceremony.expectation)
             }
         }
         refused([0xa0, 0x00], "attestationObject: bytes follow the CBOR item (byte 1)")
-        refused(CBORValue.entries([(.text("fmt"), .text("none"))]).encoded, "attestationObject is not a map of fmt, attStmt and authData")
-        refused(CBORValue.entries([
-            (.text("fmt"), .text("none")), (.text("attStmt"), .entries([])), (.text("authData"), .bytes([1, 2])),
-        ]).encoded, "authenticator data of 2 bytes is shorter than the 37 it always has")
+        refused(CBOR.map([("fmt", "none")]).encoded(), "attestationObject is not a map of fmt, attStmt and authData")
+        refused(
+            CBOR.map([("fmt", "none"), ("attStmt", .map([])), ("authData", .bytes([1, 2]))]).encoded(),
+            "authenticator data of 2 bytes is shorter than the 37 it always has")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import SoftwareAuthenticator
 import TestSupport
 
 extension ExternalTool {
@@ -19,15 +20,14 @@ struct AttestationCertificate {
         /// The AAGUID to put in the FIDO extension, nil for none.
         var aaguid: [UInt8]? = Fixture.aaguid
         var aaguidCritical = false
-        /// `openssl req -newkey` argument.
-        var keyType = "ec"
-        var keyOptions = ["-pkeyopt", "ec_paramgen_curve:P-256"]
+        /// The certificate key's algorithm.
+        var keyAlgorithm = COSEAlgorithm.es256
         /// An X.509 version 1 certificate (no extensions at all), signed by `openssl x509 -req` from a request.
         var version1 = false
     }
 
     let der: [UInt8]
-    let key: TestKey
+    let key: KeyHandle
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -64,8 +64,12 @@ struct AttestationCertificate {
         try config.write(to: configFile, atomically: true, encoding: .utf8)
         let keyFile = directory.appendingPathComponent("key.pem")
         let certificateFile = directory.appendingPathComponent("cert.der")
-        let newKey = ["-config", configFile.path, "-newkey", profile.keyType] + profile.keyOptions
-            + ["-nodes", "-keyout", keyFile.path]
+        let keyType = switch profile.keyAlgorithm {
+        case .es256: ["ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
+        case .edDSA: ["ed25519"]
+        case .rs256: ["rsa:2048"]
+        }
+        let newKey = ["-config", configFile.path, "-newkey"] + keyType + ["-nodes", "-keyout", keyFile.path]
         if profile.version1 {
             let request = directory.appendingPathComponent("request.pem").path
             try Self.openssl(["req", "-new"] + newKey + ["-out", request])
@@ -76,8 +80,10 @@ struct AttestationCertificate {
         } else {
             try Self.openssl(["req", "-x509", "-new"] + newKey + ["-out", certificateFile.path, "-outform", "DER", "-days", "2"])
         }
+        let keyDER = directory.appendingPathComponent("key.der")
+        try Self.openssl(["pkey", "-in", keyFile.path, "-outform", "DER", "-out", keyDER.path])
         der = Array(try Data(contentsOf: certificateFile))
-        key = TestKey(pem: Array(try Data(contentsOf: keyFile)))
+        key = try KeyHandle.load(pkcs8DER: Array(try Data(contentsOf: keyDER)), algorithm: profile.keyAlgorithm)
     }
 
     /// Runs `openssl` with `arguments`, as a real process.

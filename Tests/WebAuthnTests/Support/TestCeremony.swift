@@ -1,6 +1,7 @@
 import ChallengeCrypto
 import LosslessJSON
-@testable import WebAuthn
+@testable import SoftwareAuthenticator
+import WebAuthn
 
 /// Flag bytes for authenticator data.
 enum Flag {
@@ -21,24 +22,42 @@ enum Fixture {
     static let userHandle: [UInt8] = Array(repeating: 0xa5, count: 32)
     static let aaguid: [UInt8] = Array(0x10..<0x20)
 
-    /// rpIdHash ‖ flags ‖ signCount ‖ [AAGUID ‖ length ‖ credential ID ‖ COSE key] ‖ [extensions].
+    /// rpIdHash ‖ flags ‖ signCount ‖ [AAGUID ‖ length ‖ credential ID ‖ COSE key] ‖ [extensions], with any flags
+    /// (the software authenticator sets only those its choices allow).
     static func authenticatorData(
         rpID: String = "example.com", flags: UInt8, signCount: UInt32,
         attested: (aaguid: [UInt8], credentialID: [UInt8], coseKey: [UInt8])? = nil, extensions: [UInt8] = []
     ) -> [UInt8] {
-        var bytes = SHA256.hash(rpID) + [flags] + CBORValue.bigEndian(UInt64(signCount), count: 4)
+        var bytes = SHA256.hash(rpID) + [flags] + withUnsafeBytes(of: signCount.bigEndian, Array.init)
         if let attested {
-            bytes += attested.aaguid + CBORValue.bigEndian(UInt64(attested.credentialID.count), count: 2)
+            let length = UInt16(truncatingIfNeeded: attested.credentialID.count)
+            bytes += attested.aaguid + withUnsafeBytes(of: length.bigEndian, Array.init)
             bytes += attested.credentialID + attested.coseKey
         }
         return bytes + extensions
     }
 
-    /// A `clientDataJSON` as a browser writes it.
-    static func clientDataJSON(
-        type: String, challenge: [UInt8] = challenge, origin: String = origin, crossOrigin: Bool? = false,
-        topOrigin: String? = nil
-    ) -> [UInt8] {
+    /// The `PublicKeyCredential` JSON around `response`.
+    static func credentialJSON(id: [UInt8], rawID: [UInt8], response: JSONObject) -> String {
+        JSONValue.object(JSONObject([
+            ("id", .string(Base64URL.encode(id))), ("rawId", .string(Base64URL.encode(rawID))), ("type", "public-key"),
+            ("response", .object(response)), ("authenticatorAttachment", "platform"),
+            ("clientExtensionResults", .object(JSONObject())),
+        ])).text()
+    }
+}
+
+/// The client data a ceremony signs; the defaults are what a browser writes at the fixture's origin.
+struct ClientDataFields {
+    var type: String
+    var challenge = Fixture.challenge
+    var origin = Fixture.origin
+    /// Nil leaves the member out.
+    var crossOrigin: Bool? = false
+    var topOrigin: String?
+
+    /// The `clientDataJSON` bytes.
+    var json: [UInt8] {
         var object = JSONObject([
             ("type", .string(type)), ("challenge", .string(Base64URL.encode(challenge))), ("origin", .string(origin)),
         ])
@@ -48,16 +67,40 @@ enum Fixture {
     }
 }
 
+/// What both ceremonies let a test change.
+protocol TestCeremony {
+    var clientData: ClientDataFields { get set }
+    var rpID: String { get set }
+    var flags: UInt8 { get set }
+}
+
+extension TestCeremony {
+    /// The changes both ceremonies must refuse alike, each with the error, for a ceremony whose client data type
+    /// `otherType` is not: the client data (type, challenge, origin, framing), the RP ID and the flags.
+    func refusedAlike(otherType: String) -> [(what: String, error: WebAuthnError, change: (inout Self) -> Void)] {
+        [
+            ("type", .wrongType(expected: clientData.type, found: otherType), { $0.clientData.type = otherType }),
+            ("another challenge", .challengeMismatch, { $0.clientData.challenge = Array(1...32) }),
+            ("no challenge", .challengeMismatch, { $0.clientData.challenge = [] }),
+            ("another origin", .originNotAllowed("https://evil.example"), { $0.clientData.origin = "https://evil.example" }),
+            ("a trailing slash", .originNotAllowed("https://example.com/"), { $0.clientData.origin = "https://example.com/" }),
+            ("http", .originNotAllowed("http://example.com"), { $0.clientData.origin = "http://example.com" }),
+            ("cross-origin", .crossOrigin, { $0.clientData.crossOrigin = true }),
+            ("a top origin", .crossOrigin, { $0.clientData.topOrigin = "https://framing.example" }),
+            ("another RP ID", .rpIDMismatch, { $0.rpID = "evil.example" }),
+            ("no UP", .userNotPresent, { $0.flags = Flag.uv }),
+            ("no UV", .userNotVerified, { $0.flags = Flag.up }),
+            ("BS without BE", .backupFlagsInvalid, { $0.flags = Flag.up | Flag.uv | Flag.bs }),
+        ]
+    }
+}
+
 /// The knobs of one authentication ceremony; the defaults make an assertion that verifies.
-struct AssertionCeremony {
-    var key: TestKey
+struct AssertionCeremony: TestCeremony {
+    var key: KeyHandle
     var credentialID: [UInt8] = Array(repeating: 0x42, count: 16)
     var rawID: [UInt8]?
-    var type = "webauthn.get"
-    var challenge = Fixture.challenge
-    var origin = Fixture.origin
-    var crossOrigin: Bool? = false
-    var topOrigin: String?
+    var clientData = ClientDataFields(type: "webauthn.get")
     var rpID = "example.com"
     var flags: UInt8 = Flag.up | Flag.uv
     var signCount: UInt32 = 7
@@ -66,14 +109,14 @@ struct AssertionCeremony {
     var signedBytes: [UInt8]?
     var extensions: [UInt8] = []
 
-    init(_ key: TestKey) {
+    init(_ key: KeyHandle) {
         self.key = key
     }
 
     /// The credential as the relying party stored it at registration.
-    func stored(signCount: UInt32 = 3, backupEligible: Bool = false) -> StoredCredential {
+    func stored(signCount: UInt32 = 3, backupEligible: Bool = false) throws -> StoredCredential {
         StoredCredential(
-            id: credentialID, publicKey: key.coseBytes, signCount: signCount, transports: ["internal"],
+            id: credentialID, publicKey: try key.coseBytes, signCount: signCount, transports: ["internal"],
             aaguid: Fixture.aaguid, backupEligible: backupEligible, backedUp: false, name: "laptop", createdAt: 1)
     }
 
@@ -85,47 +128,40 @@ struct AssertionCeremony {
 
     /// The `AuthenticationResponseJSON`.
     var json: String {
-        let authenticatorData = Fixture.authenticatorData(
-            rpID: rpID, flags: flags, signCount: signCount, extensions: extensions)
-        let clientData = Fixture.clientDataJSON(
-            type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin)
-        let signature = key.sign(signedBytes ?? authenticatorData + SHA256.hash(clientData))
-        var response = JSONObject([
-            ("clientDataJSON", .string(Base64URL.encode(clientData))),
-            ("authenticatorData", .string(Base64URL.encode(authenticatorData))),
-            ("signature", .string(Base64URL.encode(signature))),
-        ])
-        if let userHandle { response["userHandle"] = .string(Base64URL.encode(userHandle)) }
-        return JSONValue.object(JSONObject([
-            ("id", .string(Base64URL.encode(credentialID))), ("rawId", .string(Base64URL.encode(rawID ?? credentialID))),
-            ("type", "public-key"), ("response", .object(response)), ("authenticatorAttachment", "platform"),
-            ("clientExtensionResults", .object(JSONObject())),
-        ])).text()
+        get throws {
+            let authenticatorData = Fixture.authenticatorData(
+                rpID: rpID, flags: flags, signCount: signCount, extensions: extensions)
+            let clientDataJSON = clientData.json
+            let signature = try key.sign(signedBytes ?? authenticatorData + SHA256.hash(clientDataJSON))
+            var response = JSONObject([
+                ("clientDataJSON", .string(Base64URL.encode(clientDataJSON))),
+                ("authenticatorData", .string(Base64URL.encode(authenticatorData))),
+                ("signature", .string(Base64URL.encode(signature))),
+            ])
+            if let userHandle { response["userHandle"] = .string(Base64URL.encode(userHandle)) }
+            return Fixture.credentialJSON(id: credentialID, rawID: rawID ?? credentialID, response: response)
+        }
     }
 }
 
 /// The knobs of one registration ceremony; the defaults make a `none` attestation that verifies.
-struct RegistrationCeremony {
+struct RegistrationCeremony: TestCeremony {
     /// How the attestation statement is made.
     enum Statement {
         case none
         /// `packed` signed by the credential key, claiming `algorithm` (nil: the key's).
         case packedSelf(algorithm: Int?)
         /// `packed` signed by `signer`, whose certificate (DER) is the leaf of `x5c`.
-        case packedCertificate(certificate: [UInt8], signer: TestKey)
+        case packedCertificate(certificate: [UInt8], signer: KeyHandle)
         /// Any format and statement, as given.
-        case custom(format: String, statement: CBORValue)
+        case custom(format: String, statement: CBOR)
     }
 
-    var key: TestKey
+    var key: KeyHandle
     var credentialID: [UInt8] = Array(repeating: 0x17, count: 20)
     /// The response's `id` and `rawId` (nil: the credential ID).
     var rawID: [UInt8]?
-    var type = "webauthn.create"
-    var challenge = Fixture.challenge
-    var origin = Fixture.origin
-    var crossOrigin: Bool? = false
-    var topOrigin: String?
+    var clientData = ClientDataFields(type: "webauthn.create")
     var rpID = "example.com"
     var flags: UInt8 = Flag.up | Flag.uv | Flag.be | Flag.bs
     var signCount: UInt32 = 0
@@ -138,7 +174,7 @@ struct RegistrationCeremony {
     var transports = ["internal", "hybrid"]
     var includeAttestedData = true
 
-    init(_ key: TestKey) {
+    init(_ key: KeyHandle) {
         self.key = key
     }
 
@@ -147,48 +183,47 @@ struct RegistrationCeremony {
     }
 
     var authenticatorData: [UInt8] {
-        Fixture.authenticatorData(
-            rpID: rpID, flags: flags | (includeAttestedData ? Flag.at : 0), signCount: signCount,
-            attested: includeAttestedData ? (aaguid, credentialID, coseKey ?? key.coseBytes) : nil)
+        get throws {
+            Fixture.authenticatorData(
+                rpID: rpID, flags: flags | (includeAttestedData ? Flag.at : 0), signCount: signCount,
+                attested: includeAttestedData ? (aaguid, credentialID, try coseKey ?? key.coseBytes) : nil)
+        }
+    }
+
+    /// The attestation statement's format and map.
+    func attestationStatement(signing signed: [UInt8]) throws -> (format: String, statement: CBOR) {
+        switch statement {
+        case .none:
+            return ("none", .map([]))
+        case .packedSelf(let algorithm):
+            let alg = Int64(algorithm ?? key.algorithm.rawValue)
+            return ("packed", .map([("alg", .integer(alg)), ("sig", .bytes(try key.sign(signed)))]))
+        case .packedCertificate(let certificate, let signer):
+            return ("packed", .map([
+                ("alg", .integer(Int64(signer.algorithm.rawValue))), ("sig", .bytes(try signer.sign(signed))),
+                ("x5c", .array([.bytes(certificate)])),
+            ]))
+        case .custom(let format, let statement):
+            return (format, statement)
+        }
     }
 
     /// The `RegistrationResponseJSON`.
     var json: String {
-        let authenticatorData = authenticatorData
-        let clientData = Fixture.clientDataJSON(
-            type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin)
-        let signed = signedBytes ?? authenticatorData + SHA256.hash(clientData)
-        let format: String
-        let attStmt: CBORValue
-        switch statement {
-        case .none:
-            (format, attStmt) = ("none", .entries([]))
-        case .packedSelf(let algorithm):
-            format = "packed"
-            attStmt = .entries([
-                (.text("alg"), .int(algorithm ?? key.kind.algorithm)), (.text("sig"), .bytes(key.sign(signed))),
-            ])
-        case .packedCertificate(let certificate, let signer):
-            format = "packed"
-            attStmt = .entries([
-                (.text("alg"), .int(signer.kind.algorithm)), (.text("sig"), .bytes(signer.sign(signed))),
-                (.text("x5c"), .array([.bytes(certificate)])),
-            ])
-        case .custom(let customFormat, let customStatement):
-            (format, attStmt) = (customFormat, customStatement)
-        }
-        let attestationObject = CBORValue.entries([
-            (.text("fmt"), .text(format)), (.text("attStmt"), attStmt), (.text("authData"), .bytes(authenticatorData)),
-        ]).encoded
-        return JSONValue.object(JSONObject([
-            ("id", .string(Base64URL.encode(rawID ?? credentialID))), ("rawId", .string(Base64URL.encode(rawID ?? credentialID))),
-            ("type", "public-key"),
-            ("response", .object(JSONObject([
-                ("clientDataJSON", .string(Base64URL.encode(clientData))),
+        get throws {
+            let authenticatorData = try authenticatorData
+            let clientDataJSON = clientData.json
+            let (format, attStmt) = try attestationStatement(
+                signing: signedBytes ?? authenticatorData + SHA256.hash(clientDataJSON))
+            let attestationObject = CBOR.map([
+                ("fmt", .text(format)), ("attStmt", attStmt), ("authData", .bytes(authenticatorData)),
+            ]).encoded()
+            let response = JSONObject([
+                ("clientDataJSON", .string(Base64URL.encode(clientDataJSON))),
                 ("attestationObject", .string(Base64URL.encode(attestationObject))),
                 ("transports", .array(transports.map { .string($0) })),
-            ]))),
-            ("clientExtensionResults", .object(JSONObject())),
-        ])).text()
+            ])
+            return Fixture.credentialJSON(id: rawID ?? credentialID, rawID: rawID ?? credentialID, response: response)
+        }
     }
 }

@@ -10,38 +10,47 @@ enum Route: Equatable, CustomStringConvertible {
     case methodNotAllowed(path: String, allowed: String)
     case unknown
 
-    /// Every route, for the message of a 404.
-    static let catalog =
-        "POST /passkeys/registration/options, POST /passkeys/registration, GET /passkeys, PATCH /passkeys/{id} and DELETE /passkeys/{id}"
+    /// Every route the API serves, and the case a request for it is: the one list (``HTTPAPIRoute/passkeys`` is
+    /// read from it).
+    static let table: [(route: HTTPAPIRoute, make: @Sendable (_ parameters: [String: String]) -> Route)] = [
+        (HTTPAPIRoute("POST", "/passkeys/registration/options"), { _ in .registrationOptions }),
+        (HTTPAPIRoute("POST", "/passkeys/registration"), { _ in .registration }),
+        (HTTPAPIRoute("GET", "/passkeys"), { _ in .list }),
+        (HTTPAPIRoute("PATCH", "/passkeys/{id}"), { .rename(id: $0["id"] ?? "") }),
+        (HTTPAPIRoute("DELETE", "/passkeys/{id}"), { .delete(id: $0["id"] ?? "") }),
+    ]
+
+    /// Every route, for the message of a 404: `A, B and C`.
+    static let catalog: String = {
+        let keys = table.map(\.route.routeKey)
+        return keys.dropLast().joined(separator: ", ") + " and " + keys[keys.count - 1]
+    }()
 
     init(_ event: HTTPAPIEvent) {
         var path = Substring(event.rawPath)
         if event.stage != "$default", path.hasPrefix("/\(event.stage)/") {
             path = path.dropFirst(event.stage.utf8.count + 1)
         }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.first == "", segments.count >= 2, segments[1] == "passkeys" else {
+        self.init(method: event.method, path: String(path))
+    }
+
+    /// The route of the most specific template `path` fits; when none of that template's routes has `method`, a
+    /// ``methodNotAllowed(path:allowed:)`` that lists the ones it has.
+    init(method: String, path: String) {
+        let fitting = Self.table.compactMap { entry in
+            entry.route.parameters(in: path).map { (route: entry.route, make: entry.make, parameters: $0) }
+        }
+        guard let template = fitting.min(by: { $0.route.parameterCount < $1.route.parameterCount })?.route.pathTemplate
+        else {
             self = .unknown
             return
         }
-        let method = event.method
-        let rest = segments.dropFirst(2).map(String.init)
-        if rest.isEmpty {
-            self = method == "GET" ? .list : .methodNotAllowed(path: "/passkeys", allowed: "GET")
-        } else if rest == ["registration"] {
-            self = method == "POST" ? .registration : .methodNotAllowed(path: "/passkeys/registration", allowed: "POST")
-        } else if rest == ["registration", "options"] {
-            self = method == "POST"
-                ? .registrationOptions : .methodNotAllowed(path: "/passkeys/registration/options", allowed: "POST")
-        } else if rest.count == 1, let id = rest.first, !id.isEmpty {
-            self = switch method {
-            case "PATCH": .rename(id: id)
-            case "DELETE": .delete(id: id)
-            default: .methodNotAllowed(path: "/passkeys/{id}", allowed: "PATCH, DELETE")
-            }
-        } else {
-            self = .unknown
+        let routes = fitting.filter { $0.route.pathTemplate == template }
+        guard let chosen = routes.first(where: { $0.route.method == method }) else {
+            self = .methodNotAllowed(path: template, allowed: routes.map(\.route.method).joined(separator: ", "))
+            return
         }
+        self = chosen.make(chosen.parameters)
     }
 
     /// The route's template, for the log: no ids.

@@ -1,6 +1,7 @@
 import ChallengeCrypto
 import Foundation
 import LosslessJSON
+import PasskeyRegistrationAPI
 import SoftwareAuthenticator
 
 /// The browser's part of a passkey sign-in for `sign-in --authenticator FILE`: a software authenticator kept in a

@@ -1,5 +1,6 @@
 /// One route of the HTTP API in front of the function, as the template declares it: a method and a path whose
-/// `{name}` segments are path parameters.
+/// `{name}` segments are path parameters. The API itself routes with these (``Route``), and the local tools build
+/// events and match requests with them.
 public struct HTTPAPIRoute: Sendable, Equatable {
     public let method: String
     public let pathTemplate: String
@@ -13,18 +14,16 @@ public struct HTTPAPIRoute: Sendable, Equatable {
     public var routeKey: String { "\(method) \(pathTemplate)" }
 
     /// The passkey API's routes (Deploy/template.yaml declares the same).
-    public static let passkeys = [
-        HTTPAPIRoute("POST", "/passkeys/registration/options"),
-        HTTPAPIRoute("POST", "/passkeys/registration"),
-        HTTPAPIRoute("GET", "/passkeys"),
-        HTTPAPIRoute("PATCH", "/passkeys/{id}"),
-        HTTPAPIRoute("DELETE", "/passkeys/{id}"),
-    ]
+    public static let passkeys = Route.table.map(\.route)
 
     /// The path parameters when `method` and `path` match this route, or nil. A parameter matches one non-empty
     /// segment.
     public func match(method: String, path: String) -> [String: String]? {
-        guard method == self.method else { return nil }
+        method == self.method ? parameters(in: path) : nil
+    }
+
+    /// The path parameters when `path` fits the template, whatever the method; nil when it does not.
+    func parameters(in path: String) -> [String: String]? {
         let templateSegments = pathTemplate.split(separator: "/", omittingEmptySubsequences: false)
         let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard templateSegments.count == pathSegments.count else { return nil }
@@ -38,5 +37,11 @@ public struct HTTPAPIRoute: Sendable, Equatable {
             }
         }
         return parameters
+    }
+
+    /// How many `{name}` segments the template has: of two templates a path fits, the one with fewer is the more
+    /// specific, as API Gateway chooses (`/passkeys/registration` before `/passkeys/{id}`).
+    var parameterCount: Int {
+        pathTemplate.split(separator: "/").count { $0.hasPrefix("{") && $0.hasSuffix("}") }
     }
 }
