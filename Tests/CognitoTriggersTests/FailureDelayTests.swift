@@ -4,6 +4,7 @@ import CognitoEvents
 import CognitoTriggers
 import EventCorpus
 import Testing
+import TestSupport
 
 /// Rising delays after wrong answers and a fresh small budget for a delivered code: what keeps someone who knows a
 /// user name from locking that user out with the failure budget.
