@@ -144,13 +144,13 @@ public struct SignInMetrics: Sendable {
         // of it would cost more than the rest of a Define. Names are ASCII constants; every other string goes
         // through the JSON writer (or is plain ASCII that needs no escape).
         var line: [UInt8] = []
-        line.reserveCapacity(1536)
-        line += #"{"_aws":{"Timestamp":"#.utf8
+        line.reserveCapacity(2048)
+        Self.append(#"{"_aws":{"Timestamp":"#, to: &line)
         Self.appendDecimal(timestamp, to: &line)
-        line += #","CloudWatchMetrics":["#.utf8
+        Self.append(#","CloudWatchMetrics":["#, to: &line)
         line += functionDirective
         for (timing, _) in timings { Self.appendDeclaration(of: timing, to: &line, separated: true) }
-        line += "]}".utf8
+        Self.append("]}", to: &line)
         if facts.trigger != nil {
             let moved = Counter.allCases.filter { $0 != .coldStart && counts.contains($0) }
             let timed = timings.lazy.map(\.0).filter { $0 != .initialization }
@@ -159,19 +159,19 @@ public struct SignInMetrics: Sendable {
                 line += detailDirective
                 for (position, counter) in moved.enumerated() {
                     if position > 0 { line.append(UInt8(ascii: ",")) }
-                    line += counter.declaration
+                    line += Self.declarations[counter.rawValue]
                 }
                 for (position, timing) in timed.enumerated() {
                     Self.appendDeclaration(of: timing, to: &line, separated: position > 0 || !moved.isEmpty)
                 }
-                line += "]}".utf8
+                Self.append("]}", to: &line)
             }
         }
         if facts.captchaRejection != nil {
             line.append(UInt8(ascii: ","))
             line += captchaDirective
         }
-        line += "]}".utf8
+        Self.append("]}", to: &line)
 
         line += functionNameMember
         if let trigger = facts.trigger {
@@ -190,7 +190,7 @@ public struct SignInMetrics: Sendable {
             Self.appendMilliseconds(time, to: &line)
         }
         // The writer escapes every control character, so the line holds no line break but its last byte.
-        line += "}\n".utf8
+        Self.append("}\n", to: &line)
         return line
     }
 
@@ -199,32 +199,50 @@ public struct SignInMetrics: Sendable {
         JSONValue.string(text).serialized()
     }
 
+    /// Each counter's declaration, by its raw value.
+    private static let declarations = Counter.allCases.map(\.declaration)
+
+    /// Appends an ASCII constant.
+    private static func append(_ text: StaticString, to line: inout [UInt8]) {
+        text.withUTF8Buffer { line.append(contentsOf: $0) }
+    }
+
+    /// Appends the bytes of `text` as they are, read in place.
+    private static func appendUTF8(_ text: String, to line: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { line.append(contentsOf: $0) }
+    }
+
     /// `,"name":` for a member whose name is an ASCII constant.
     private static func appendName(_ name: String, to line: inout [UInt8]) {
-        line += #",""#.utf8
-        line += name.utf8
-        line += #"":"#.utf8
+        append(#",""#, to: &line)
+        appendUTF8(name, to: &line)
+        append(#"":"#, to: &line)
     }
 
     /// `,"name":"value"`: a value of printable ASCII without quotes or backslashes (every dimension value this
     /// runtime has) is written as it is, anything else through the JSON writer.
     private static func appendMember(_ name: String, _ value: String, to line: inout [UInt8]) {
         appendName(name, to: &line)
-        let plain = value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        var value = value
+        let plain = value.withUTF8 { utf8 in
+            utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        }
         guard plain else {
             line += string(value)
             return
         }
         line.append(UInt8(ascii: "\""))
-        line += value.utf8
+        appendUTF8(value, to: &line)
         line.append(UInt8(ascii: "\""))
     }
 
     /// `{"Name":…,"Unit":"Milliseconds"}`, after a comma when it follows another metric.
     private static func appendDeclaration(of timing: Timing, to line: inout [UInt8], separated: Bool) {
-        line += (separated ? #",{"Name":""# : #"{"Name":""#).utf8
-        line += timing.rawValue.utf8
-        line += #"","Unit":"Milliseconds"}"#.utf8
+        if separated { line.append(UInt8(ascii: ",")) }
+        append(#"{"Name":""#, to: &line)
+        appendUTF8(timing.rawValue, to: &line)
+        append(#"","Unit":"Milliseconds"}"#, to: &line)
     }
 
     /// The counters that moved.
@@ -254,15 +272,15 @@ public struct SignInMetrics: Sendable {
 
     /// A whole number in decimal.
     private static func appendDecimal(_ value: Int64, to line: inout [UInt8]) {
-        guard value != 0 else { return line.append(UInt8(ascii: "0")) }
         if value < 0 { line.append(UInt8(ascii: "-")) }
-        var digits: [UInt8] = []
+        // The digits from the last, then turned around in place.
+        let start = line.count
         var rest = value.magnitude
-        while rest > 0 {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+        repeat {
+            line.append(UInt8(ascii: "0") + UInt8(rest % 10))
             rest /= 10
-        }
-        line += digits.reversed()
+        } while rest > 0
+        line[start...].reverse()
     }
 
     /// A duration in milliseconds with three decimals (microsecond precision), e.g. `12.345`.
