@@ -177,7 +177,7 @@ private struct JSONParser {
             skipWhitespace()
             let valueStart = index
             do {
-                object[key] = try parseValue()
+                object.setMember(key, try parseValue())
             } catch {
                 throw error.within(".\(key)")
             }
