@@ -16,8 +16,12 @@ repo_dir=$(dirname "$deploy_dir")
 order_file=$repo_dir/Sources/Function/Assembly/bootstrap/symbol-order.txt
 
 install_missing_packages valgrind
-log "swift build -c release --static-swift-stdlib"
-(cd "$repo_dir" && swift build -c release --static-swift-stdlib) >&2
+# The two products it runs, not the whole package: TestSupport (a target beside the tests) imports Testing, which a
+# release build without tests does not have.
+for product in bootstrap runtime-benchmark; do
+    log "swift build -c release --static-swift-stdlib --product $product"
+    (cd "$repo_dir" && swift build -c release --static-swift-stdlib --product "$product") >&2
+done
 bin_dir=$(cd "$repo_dir" && swift build -c release --static-swift-stdlib --show-bin-path)
 
 # runtime-benchmark runs the `bootstrap` that sits beside it: here a wrapper that runs the real one under callgrind,

@@ -85,6 +85,43 @@ struct FunnelMetricsTests {
         #expect(unreadable.line.dimensionSets == [["FunctionName"]])
     }
 
+    @Test("a line is written byte for byte as specified: directives, dimension members, counters, then timings")
+    func exactBytes() {
+        let declared = SignInMetrics.counters.map { #"{"Name":"\#($0)","Unit":"Count"}"# }.joined(separator: ",")
+        func timing(_ name: String) -> String { #"{"Name":"\#(name)","Unit":"Milliseconds"}"# }
+        func values(_ moved: Set<String>) -> String {
+            SignInMetrics.counters.map { #","\#($0)":\#(moved.contains($0) ? 1 : 0)"# }.joined()
+        }
+        let head = #"{"_aws":{"Timestamp":1763800000123,"CloudWatchMetrics":[{"Namespace":"CognitoChallenge","Dimensions":[["FunctionName"]],"Metrics":["#
+        let detail = #"{"Namespace":"CognitoChallenge","Dimensions":[["FunctionName","Trigger","StepKind","Channel","Outcome"]],"Metrics":["#
+
+        var sent = TriggerFacts(trigger: .create)
+        (sent.stepKind, sent.channel, sent.outcome) = (.emailCode, .email, .sent)
+        (sent.deliveryTime, sent.stateStoreTime) = (.microseconds(12_345), .microseconds(1_002))
+        let cold = Self.metrics.line(for: sent, initDuration: .milliseconds(42), timestamp: 1_763_800_000_123)
+        #expect(String(decoding: cold, as: UTF8.self) == head + declared
+            + "," + [timing("DeliveryMilliseconds"), timing("StateStoreMilliseconds"), timing("InitMilliseconds")].joined(separator: ",")
+            + "]}," + detail + #"{"Name":"ChallengeCreated","Unit":"Count"},{"Name":"CodeDelivered","Unit":"Count"},"#
+            + timing("DeliveryMilliseconds") + "," + timing("StateStoreMilliseconds") + "]}]}"
+            + #","FunctionName":"sign-in-triggers","Trigger":"Create","StepKind":"EMAIL_CODE","Channel":"email","Outcome":"sent""#
+            + values(["ChallengeCreated", "CodeDelivered", "ColdStart"])
+            + #","DeliveryMilliseconds":12.345,"StateStoreMilliseconds":1.002,"InitMilliseconds":42.000}"# + "\n")
+
+        let define = Self.metrics.line(for: TriggerFacts(trigger: .define), initDuration: nil, timestamp: 1_763_800_000_123)
+        #expect(String(decoding: define, as: UTF8.self) == head + declared + "]}]}"
+            + #","FunctionName":"sign-in-triggers","Trigger":"Define","StepKind":"none","Channel":"none","Outcome":"none""#
+            + values([]) + "}\n")
+
+        var rejected = TriggerFacts(trigger: .verify)
+        (rejected.stepKind, rejected.outcome, rejected.captchaRejection) = (.captcha, .captchaRejected, "score")
+        let captcha = Self.metrics.line(for: rejected, initDuration: nil, timestamp: 1_763_800_000_123)
+        #expect(String(decoding: captcha, as: UTF8.self) == head + declared + "]}," + detail
+            + #"{"Name":"CaptchaRejected","Unit":"Count"}]},"#
+            + #"{"Namespace":"CognitoChallenge","Dimensions":[["FunctionName","CaptchaReason"]],"Metrics":[{"Name":"CaptchaRejected","Unit":"Count"}]}]}"#
+            + #","FunctionName":"sign-in-triggers","Trigger":"Verify","StepKind":"CAPTCHA","Channel":"none","Outcome":"captcha-rejected""#
+            + #","CaptchaReason":"score""# + values(["CaptchaRejected"]) + "}\n")
+    }
+
     @Test("the namespace is METRICS_NAMESPACE; METRICS=off turns metrics off; bad values name their variable")
     func settings() throws {
         let defaults = try MetricsSettings(environment: [:])

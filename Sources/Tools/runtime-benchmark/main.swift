@@ -1,7 +1,9 @@
 import Foundation
 
 // runtime-benchmark: the runtime loop against a minimal C loop on libcurl (the floor), on one core.
-//   swift build -c release --static-swift-stdlib && .build/release/runtime-benchmark [--invocations N] [--rounds R]
+//   for product in bootstrap echo-bootstrap runtime-benchmark; do swift build -c release --static-swift-stdlib --product $product; done
+//   .build/release/runtime-benchmark [--invocations N] [--rounds R]
+// (Product by product: a release build of the whole package stops at TestSupport, which imports Testing.)
 // The floor is runtime-floor.c beside this file, compiled at every run with the system C compiler as a user would
 // build it (`cc -O2 runtime-floor.c -lcurl`; `CC` names another compiler) into a temporary folder.
 // Measures, for the C floor, echo-bootstrap (our loop, echo handler) and bootstrap (Define/Create/Verify), medians

@@ -16,6 +16,9 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
     /// The positions where the user chooses the step (the position after a ``MethodChoiceStep``), with the steps to
     /// choose from in the order written.
     public let choices: [Int: [any ChallengeStep]]
+    /// Every step of the flow, the choices included, each kind once, in order. Listed once here: every Create and
+    /// Verify looks steps up in it several times.
+    public let allSteps: [any ChallengeStep]
 
     /// A flow of `steps`, after SRP when `startsWithPassword`, with `choices` at some positions.
     public init(startsWithPassword: Bool, steps: [any ChallengeStep], choices: [Int: [any ChallengeStep]] = [:]) {
@@ -23,17 +26,13 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
         self.startsWithPassword = startsWithPassword
         self.steps = steps
         self.choices = choices
+        var seen: Set<ChallengeKind> = []
+        allSteps = steps.indices.flatMap { choices[$0] ?? [steps[$0]] }.filter { seen.insert($0.kind).inserted }
     }
 
     /// The steps that may be due at position `index`: its choices, or its one step.
     public func steps(at index: Int) -> [any ChallengeStep] {
         choices[index] ?? [steps[index]]
-    }
-
-    /// Every step of the flow, the choices included, each kind once, in order.
-    public var allSteps: [any ChallengeStep] {
-        var seen: Set<ChallengeKind> = []
-        return steps.indices.flatMap { steps(at: $0) }.filter { seen.insert($0.kind).inserted }
     }
 
     /// The flows that have names of their own, and the steps each name stands for.

@@ -6,9 +6,13 @@ public enum TriggerSource: String, Sendable, CaseIterable, CustomStringConvertib
 
     /// Reads a `triggerSource` value, with or without the `_Authentication` suffix.
     public init?(eventValue: String) {
-        let suffix = "_Authentication"
-        let name = eventValue.hasSuffix(suffix) ? eventValue : eventValue + suffix
-        self.init(rawValue: name)
+        // The full name first, as Cognito sends it; only a short name is spelt out again with the suffix (a value
+        // that has the suffix and is not a trigger would not be one with it twice).
+        if let trigger = TriggerSource(rawValue: eventValue) {
+            self = trigger
+        } else {
+            self.init(rawValue: eventValue + "_Authentication")
+        }
     }
 
     /// The trigger's short name, e.g. `DefineAuthChallenge`.

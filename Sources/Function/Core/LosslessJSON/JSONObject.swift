@@ -42,25 +42,31 @@ public struct JSONObject: Sendable, Sequence {
             return members[index].value
         }
         set {
-            if let newValue, positions != nil {
-                // One hash in the usual case, a new key: claim the position at the end, and give it back when the
-                // key was already there (a replacement keeps the member's place).
-                let exactKey = ExactKey(key)
-                if let existing = positions?.updateValue(members.count, forKey: exactKey) ?? nil {
-                    positions?[exactKey] = existing
-                    members[existing].value = newValue
-                } else {
-                    members.append((key, newValue))
-                }
+            if let newValue {
+                setMember(key, newValue)
             } else if let index = position(of: key) {
-                if let newValue {
-                    members[index].value = newValue
-                } else {
-                    removeMember(at: index)
-                }
-            } else if let newValue {
-                appendMember(key, newValue)
+                removeMember(at: index)
             }
+        }
+    }
+
+    /// Sets a member as the parser reads it: the same as assigning a value through the subscript (a key read again
+    /// keeps its first place and takes the last value), without going through an optional.
+    mutating func setMember(_ key: String, _ value: JSONValue) {
+        if positions != nil {
+            // One hash in the usual case, a new key: claim the position at the end, and give it back when the key
+            // was already there (a replacement keeps the member's place).
+            let exactKey = ExactKey(key)
+            if let existing = positions?.updateValue(members.count, forKey: exactKey) ?? nil {
+                positions?[exactKey] = existing
+                members[existing].value = value
+            } else {
+                members.append((key, value))
+            }
+        } else if let index = position(of: key) {
+            members[index].value = value
+        } else {
+            appendMember(key, value)
         }
     }
 

@@ -83,12 +83,13 @@ public struct ParsedDocument: Sendable {
     /// must not start with one (RFC 8259 §8.1).
     public func replacingMemberValue(with newValue: JSONValue) -> [UInt8]? {
         guard let range = memberValueRange else { return nil }
-        let replacement = newValue.serialized()
         let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        // The new value is written in place, between the bytes before and after the old one; room for a response
+        // of a few hundred bytes (a longer one grows the buffer once).
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count - start - range.count + replacement.count)
+        output.reserveCapacity(bytes.count - start - range.count + 1024)
         output.append(contentsOf: bytes[start..<range.lowerBound])
-        output.append(contentsOf: replacement)
+        newValue.write(to: &output, layout: .compact, depth: 0)
         output.append(contentsOf: bytes[range.upperBound...])
         return output
     }
@@ -176,7 +177,7 @@ private struct JSONParser {
             skipWhitespace()
             let valueStart = index
             do {
-                object[key] = try parseValue()
+                object.setMember(key, try parseValue())
             } catch {
                 throw error.within(".\(key)")
             }

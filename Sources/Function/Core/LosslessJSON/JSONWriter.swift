@@ -21,7 +21,8 @@ extension JSONValue {
         String(decoding: serialized(layout), as: UTF8.self)
     }
 
-    private func write(to output: inout [UInt8], layout: Layout, depth: Int) {
+    /// Appends the value's text to `output`, nested `depth` levels deep.
+    func write(to output: inout [UInt8], layout: Layout, depth: Int) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
