@@ -5,6 +5,7 @@ import EmailDelivery
 import Foundation
 import LosslessJSON
 import PosixLock
+import Settings
 
 /// The configuration a local run uses, layered (later wins): the embedded ``LocalDefaults``, the process
 /// environment, an env file, then command-line flags.
@@ -96,7 +97,7 @@ public struct LocalConfiguration: Sendable {
             return try LocalConfiguration(processEnvironment: process, environmentFile: environmentFile, overrides: overrides)
         }
         let steps = BootstrapSteps(path: bootstrap, environment: environment, timeout: questionTimeout)
-        let specification = environment["CHALLENGE_FLOW"].flatMap { $0.isEmpty ? nil : $0 } ?? LocalDefaults.flow
+        let specification = EnvironmentReader(environment).value("CHALLENGE_FLOW") ?? LocalDefaults.flow
         var ownSteps: [DescribedStep] = []
         if (try? SignInFlow(parsing: specification, registry: StepDescription.registry(steps: []))) == nil {
             let described: [DescribedStep]
@@ -147,7 +148,7 @@ public struct LocalConfiguration: Sendable {
             environment[variable] = value
         }
         let hostname = environment["CAPTCHA_ALLOWED_HOSTNAMES"]?.split(separator: ",").first.map(String.init) ?? "localhost"
-        let action = environment["CAPTCHA_ACTION"].flatMap { $0.isEmpty ? nil : $0 }
+        let action = EnvironmentReader(environment).value("CAPTCHA_ACTION")
         do {
             environment["CAPTCHA_ENDPOINT"] = try startedStandIn(hostname: hostname, action: action).endpoint(for: provider)
         } catch {
