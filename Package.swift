@@ -150,6 +150,7 @@ let package = Package(
         .executableTarget(name: "echo-bootstrap", dependencies: ["LambdaRuntime"]),
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["PosixLock", "ChallengeCrypto"]),
         .testTarget(name: "MagicLinkTokenTests", dependencies: ["MagicLinkToken", "ChallengeCrypto"]),

@@ -1,5 +1,6 @@
 import ChallengeCrypto
 import ChallengeFlows
+import Settings
 import WebAuthn
 
 extension TriggerConfiguration {
@@ -20,9 +21,7 @@ extension TriggerConfiguration {
     /// - `PASSKEY_MAX_CREDENTIALS`: passkeys per user, 1 to 100, default 10.
     /// - `PASSKEY_TIMEOUT_MS`: how long a ceremony may take, 10000 to 600000, default 300000.
     static func passkeySettings(in environment: [String: String]) throws(ConfigurationError) -> PasskeySettings? {
-        func value(_ variable: String) -> String? {
-            environment[variable].flatMap { $0.trimmingSpaces().isEmpty ? nil : $0.trimmingSpaces() }
-        }
+        let value = EnvironmentReader(environment).trimmedValue
         guard let rpID = value("PASSKEY_RP_ID") else {
             if let stray = passkeyVariables.first(where: { value($0) != nil }) {
                 throw .missing(
@@ -43,7 +42,7 @@ extension TriggerConfiguration {
         }
         var origins: [String] = []
         for entry in originList.split(separator: ",", omittingEmptySubsequences: false) {
-            let origin = entry.trimmingSpaces()
+            let origin = String(entry.trimmingWhitespace())
             if let problem = originProblem(origin, rpID: rpID) {
                 throw .invalid(variable: "PASSKEY_ALLOWED_ORIGINS", value: originList, expected: problem)
             }
@@ -59,7 +58,7 @@ extension TriggerConfiguration {
         if let list = value("PASSKEY_AAGUIDS") {
             var parsed: [[UInt8]] = []
             for entry in list.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let aaguid = uuidBytes(entry.trimmingSpaces()) else {
+                guard let aaguid = uuidBytes(String(entry.trimmingWhitespace())) else {
                     throw .invalid(
                         variable: "PASSKEY_AAGUIDS", value: list,
                         expected: "AAGUIDs separated by commas, each a UUID such as ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4")
@@ -153,12 +152,5 @@ extension TriggerConfiguration {
 
     private static func isLowerAlphanumeric(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-}
-
-extension StringProtocol {
-    /// Without leading and trailing white space.
-    fileprivate func trimmingSpaces() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

@@ -21,9 +21,3 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 }
-
-extension StringProtocol {
-    func trimmingSpaces() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-    }
-}

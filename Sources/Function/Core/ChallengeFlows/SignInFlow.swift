@@ -1,3 +1,4 @@
+import Settings
 /// Which challenges a sign-in passes through, in order.
 ///
 /// Written as a `+`-separated list of step names: `srp` (Cognito's own SRP_A → PASSWORD_VERIFIER, only first),
@@ -59,19 +60,19 @@ public struct SignInFlow: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads a flow name or a `+`-separated list of steps, looking the steps up in `registry`.
     public init(parsing specification: String, registry: StepRegistry = .builtIn()) throws(ConfigurationError) {
-        var text = specification.trimmingSpaces().lowercased()
+        var text = specification.trimmingWhitespace().lowercased()
         if let named = Self.namedFlows.first(where: { $0.name == text }) {
             text = named.specification
         }
         let tokens = text.split(separator: "+", omittingEmptySubsequences: false).map {
-            Self.expandingChoice(String($0).trimmingSpaces())
+            Self.expandingChoice(String($0.trimmingWhitespace()))
         }
         let startsWithPassword = tokens.first == "srp"
         var steps: [any ChallengeStep] = []
         var choices: [Int: [any ChallengeStep]] = [:]
         for token in tokens.dropFirst(startsWithPassword ? 1 : 0) {
             var named: [any ChallengeStep] = []
-            for name in token.split(separator: "|", omittingEmptySubsequences: false).map({ String($0).trimmingSpaces() }) {
+            for name in token.split(separator: "|", omittingEmptySubsequences: false).map({ String($0.trimmingWhitespace()) }) {
                 guard let step = registry.step(named: name) else {
                     throw .invalid(
                         variable: "CHALLENGE_FLOW", value: specification,

@@ -16,6 +16,12 @@ public struct EnvironmentReader: Sendable {
         return text
     }
 
+    /// The variable's value without leading and trailing white space; nil when that leaves nothing.
+    public func trimmedValue(_ variable: String) -> String? {
+        guard let text = value(variable)?.trimmingWhitespace(), !text.isEmpty else { return nil }
+        return String(text)
+    }
+
     /// The variable's value; `purpose` (what to set it to) completes the error when it is unset or empty.
     public func required(_ variable: String, purpose: String) throws(SettingError) -> String {
         guard let text = value(variable) else { throw SettingError(variable: variable, problem: "is not set: \(purpose)") }

@@ -7,7 +7,7 @@ extension EnvironmentReader {
         let text = try required(variable, purpose: "list the hostnames, separated by commas, of the pages that show the widget")
         var hostnames: [String] = []
         for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let hostname = entry.trimmingSpaces().lowercased()
+            let hostname = entry.trimmingWhitespace().lowercased()
             guard !hostname.isEmpty, hostname.utf8.allSatisfy(Self.isHostnameByte) else {
                 throw SettingError(
                     variable: variable, problem: "holds \"\(hostname)\", which is not a hostname such as login.example.com")
@@ -48,14 +48,5 @@ extension EnvironmentReader {
 
     private static func isHostnameByte(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte)
-    }
-}
-
-extension Substring {
-    func trimmingSpaces() -> Substring {
-        var text = self
-        while text.first == " " { text = text.dropFirst() }
-        while text.last == " " { text = text.dropLast() }
-        return text
     }
 }

@@ -1,3 +1,5 @@
+import Settings
+
 /// Reads `KEY=VALUE` files in the format most tools share (`docker --env-file`, dotenv):
 ///
 /// - one assignment per line; blank lines and lines starting with `#` are ignored;
@@ -17,17 +19,17 @@ public enum EnvironmentFile {
     public static func parse(_ text: String) throws(SyntaxError) -> [String: String] {
         var values: [String: String] = [:]
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = Substring(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine).trimmed()
+            var line = Substring(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine).trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("export ") { line = line.dropFirst("export ".count).trimmed() }
+            if line.hasPrefix("export ") { line = line.dropFirst("export ".count).trimmingWhitespace() }
             guard let equals = line.firstIndex(of: "=") else {
                 throw SyntaxError(line: offset + 1, reason: "expected KEY=VALUE")
             }
-            let key = line[..<equals].trimmed()
+            let key = line[..<equals].trimmingWhitespace()
             guard isValidKey(key) else {
                 throw SyntaxError(line: offset + 1, reason: "\"\(key)\" is not a variable name (letters, digits, _)")
             }
-            values[String(key)] = try value(line[line.index(after: equals)...].trimmed(), line: offset + 1)
+            values[String(key)] = try value(line[line.index(after: equals)...].trimmingWhitespace(), line: offset + 1)
         }
         return values
     }
@@ -41,14 +43,14 @@ public enum EnvironmentFile {
                     break
                 }
             }
-            return String(text[..<end].trimmed())
+            return String(text[..<end].trimmingWhitespace())
         }
         var result = ""
         var index = text.index(after: text.startIndex)
         while index < text.endIndex {
             let character = text[index]
             if character == quote {
-                let rest = text[text.index(after: index)...].trimmed()
+                let rest = text[text.index(after: index)...].trimmingWhitespace()
                 guard rest.isEmpty || rest.hasPrefix("#") else {
                     throw SyntaxError(line: line, reason: "unexpected text after the closing quote")
                 }
@@ -72,14 +74,5 @@ public enum EnvironmentFile {
     private static func isValidKey(_ key: Substring) -> Bool {
         guard let first = key.first, first == "_" || first.isLetter else { return false }
         return key.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing white space.
-    func trimmed() -> Substring {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
-        else { return self[endIndex...] }
-        return self[first...last]
     }
 }
