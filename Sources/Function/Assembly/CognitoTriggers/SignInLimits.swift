@@ -3,6 +3,7 @@ import ChallengeFlows
 import CurlHTTP
 import ChallengeStateStore
 import PosixLock
+import Settings
 
 /// Limits that hold across sign-ins, kept per user in a ``StateStore``: one live code per user and channel, a send
 /// throttle, a failure budget for every step that proves identity, single use of every accepted answer, and
@@ -50,8 +51,9 @@ public struct SignInLimits: Sendable {
     /// `POOL_MAX_FAILURES_PER_WINDOW` and `POOL_WINDOW_SECONDS` (0 turns a pool budget off); a bad value names its
     /// variable.
     public init(environment: [String: String]) throws(ConfigurationError) {
+        let reader = EnvironmentReader(environment)
         func read(_ variable: String, _ range: ClosedRange<Int64>, default value: Int64) throws(ConfigurationError) -> Int64 {
-            guard let text = environment[variable], !text.isEmpty else { return value }
+            guard let text = reader.value(variable) else { return value }
             guard let number = Int64(text), range.contains(number) else {
                 throw .invalid(
                     variable: variable, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")

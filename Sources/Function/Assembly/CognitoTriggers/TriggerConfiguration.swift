@@ -246,8 +246,8 @@ public struct TriggerConfiguration: Sendable {
     }
 
     private static func boolean(_ variable: String, in environment: [String: String], default value: Bool) throws(ConfigurationError) -> Bool {
-        switch environment[variable] {
-        case nil, "": return value
+        switch EnvironmentReader(environment).value(variable) {
+        case nil: return value
         case "true": return true
         case "false": return false
         case let text?: throw .invalid(variable: variable, value: text, expected: "\"true\" or \"false\"")
@@ -255,7 +255,7 @@ public struct TriggerConfiguration: Sendable {
     }
 
     private static func integer(_ variable: String, in environment: [String: String], default value: Int) throws(ConfigurationError) -> Int {
-        guard let text = environment[variable] else { return value }
+        guard let text = EnvironmentReader(environment).value(variable) else { return value }
         guard let number = Int(text) else { throw .invalid(variable: variable, value: text, expected: "a whole number") }
         return number
     }
