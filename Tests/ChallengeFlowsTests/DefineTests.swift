@@ -110,6 +110,24 @@ struct DefineTests {
             == .customStep(index: 0, kind: .captcha, attempt: 1, previousSeal: nil))
     }
 
+    @Test("a CAPTCHA where the flow has none is a step-up only when step-ups are admitted: passed, the same step is due again")
+    func stepUpEntries() throws {
+        let engine = try Fixture.engine("email-code")
+        let passed = SessionEntry.custom(.captcha, step: 0, correct: true)
+        let failed = SessionEntry.custom(.captcha, step: 0, correct: false)
+        #expect(FlowProgress(session: [passed], flow: engine.flow, policy: engine.policy) == .failed(.unrecognizedMetadata(position: 0)))
+        #expect(FlowProgress(session: [passed], flow: engine.flow, policy: engine.policy, admitsStepUp: true)
+            == .customStep(index: 0, kind: .emailCode, attempt: 1, previousSeal: nil, passedStepUp: true))
+        #expect(FlowProgress(session: [failed, failed], flow: engine.flow, policy: engine.policy, admitsStepUp: true)
+            == .customStep(index: 0, kind: .emailCode, attempt: 3, previousSeal: nil))
+        #expect(FlowProgress(session: [failed, failed, failed], flow: engine.flow, policy: engine.policy, admitsStepUp: true)
+            == .failed(.tooManyWrongAnswers(.captcha)))
+        // In a flow with a CAPTCHA step, a CAPTCHA at its position is that step, never a step-up.
+        let composed = try Fixture.engine("captcha-email-code")
+        #expect(FlowProgress(session: [passed], flow: composed.flow, policy: composed.policy, admitsStepUp: true)
+            == .customStep(index: 1, kind: .emailCode, attempt: 1, previousSeal: nil))
+    }
+
     @Test("progress counts attempts and carries the seal of the last wrong answer")
     func progressAfterWrongAnswer() throws {
         let engine = try Fixture.engine("email-code")

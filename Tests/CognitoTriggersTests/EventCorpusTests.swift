@@ -16,7 +16,7 @@ import Testing
     @Test func corpusCoversEveryFlowAndTheInvalidEvents() throws {
         let folders = Set(try CorpusEvent.all().map { $0.name.split(separator: "/")[0] })
         #expect(folders == [
-            "email-code", "srp-email-code", "captcha", "captcha-email-code", "sms-code", "email-or-sms-code", "magic-link",
+            "email-code", "srp-email-code", "captcha", "captcha-email-code", "captcha-step-up", "sms-code", "email-or-sms-code", "magic-link",
             "passkey", "passkey-or-email-code", "passkey-api",
             "variants", "invalid",
         ])

@@ -29,6 +29,19 @@ struct BootstrapCommandTests {
         #expect(result.stdout.contains("Max Memory Used: "))
     }
 
+    @Test("CAPTCHA_STEP_UP_AFTER_FAILURES=1: after a wrong code the bootstrap asks for a CAPTCHA, then the same code signs in")
+    func stepUpThroughTheBootstrap() async throws {
+        let result = try await Self.cognitoLocal([
+            "sign-in", "--answers", "000000,@captcha,@outbox", "-e", "CAPTCHA_STEP_UP_AFTER_FAILURES=1", "-e", "STATE_STORE=memory",
+            "--bootstrap", try BuiltProducts.executable("bootstrap"),
+        ])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        let created = result.stdout.split(separator: "\n").filter { $0.contains("→ EMAIL_CODE") || $0.contains("→ CAPTCHA") }
+        #expect(created.map { $0.contains("CAPTCHA") } == [false, true, false], "\(created)")
+        #expect((result.stdout + result.stderr).contains("step-up: the user reached CAPTCHA_STEP_UP_AFTER_FAILURES=1 wrong answers"))
+        #expect(result.stdout.contains("Signed in as jane"))
+    }
+
     @Test("a bootstrap that hangs is stopped at the timeout: exit status 3", .requires(.python3))
     func hangingBootstrap() async throws {
         let scratch = try ScratchDirectory()

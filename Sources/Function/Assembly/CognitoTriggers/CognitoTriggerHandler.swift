@@ -42,6 +42,11 @@ public final class CognitoTriggerHandler {
         deliveryTimes = configuration.typicalDeliveryTimes.mapValues { DeliveryTimeModel(typical: $0) }
         limiter = try configuration.makeLimiter(store: stateStore)
         userRecords = limiter.map { UserRecords(store: $0.store, recordKey: $0.recordKey) }
+        if limiter == nil, engine.stepUp != nil {
+            throw .missing(
+                variable: "STATE_STORE",
+                hint: "CAPTCHA_STEP_UP_AFTER_FAILURES counts wrong answers across sign-ins; set it to \"dynamodb\" with STATE_TABLE (\"memory\" for local runs)")
+        }
         if userRecords == nil, let step = engine.flow.allSteps.first(where: \.keepsUserRecord) {
             throw .missing(
                 variable: "STATE_STORE",
@@ -140,32 +145,20 @@ public final class CognitoTriggerHandler {
                 userNotFound: request.userNotFound, now: now, facts: &facts
             ).record?.stringFields
         }
-        var issued: IssuedChallenge
-        do {
-            issued = try engine.create(request, user: user, now: now, userRecord: userRecord)
-        } catch let error as CreateChallengeError {
-            facts.outcome = .error
-            throw .challengeNotCreated(error)
-        } catch {
-            facts.outcome = .error
-            throw .randomnessUnavailable
-        }
+        var issued = try issue(facts: &facts) { try engine.create(request, user: user, now: now, userRecord: userRecord) }
         facts.stepKind = issued.kind
         facts.channel = issued.channel
         var note: String?
         var throttled = false
+        var stepUpDue = false
         let deliversAnswer = engine.step(for: issued.kind)?.deliversAnswer ?? false
+        let admitsStepUp = limiter != nil && engine.admitsStepUp(request)
         if let limiter, deliversAnswer, !issued.reusedEarlierCode {
             let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
-            let decision: SendDecision
-            let start = MonotonicInstant.now
-            do {
-                defer { facts.stateStoreTime = start.duration(to: .now) }
-                decision = try limiter.decideSend(
-                    key: key, seal: issued.seal, channel: issued.channel, delivers: issued.delivery != nil, now: now)
-            } catch {
-                facts.outcome = .stateStoreError
-                throw .stateStoreUnavailable(error)
+            let decision = try consultingStore(facts: &facts) { () throws(StateStoreError) in
+                try limiter.decideSend(
+                    key: key, seal: issued.seal, channel: issued.channel, delivers: issued.delivery != nil,
+                    admitsStepUp: admitsStepUp, now: now)
             }
             switch decision {
             case .proceed:
@@ -183,7 +176,22 @@ public final class CognitoTriggerHandler {
                 issued = engine.withholding(issued)
                 throttled = true
                 note = "nothing sent: the user reached MAX_SENDS_PER_WINDOW=\(limiter.limits.maxSendsPerWindow); the challenge will not verify"
+            case .stepUp:
+                stepUpDue = true
             }
+        } else if let limiter, admitsStepUp {
+            let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
+            stepUpDue = try consultingStore(facts: &facts) { () throws(StateStoreError) in
+                try limiter.asksForStepUp(key: key, now: now)
+            }
+        }
+        if let limiter, stepUpDue {
+            // The step's challenge is dropped unsent; the step comes again once the CAPTCHA is passed.
+            issued = try issue(facts: &facts) { try engine.createStepUp(request, user: user, now: now) }
+            facts.stepKind = issued.kind
+            facts.channel = nil
+            facts.outcome = .steppedUp
+            note = "step-up: the user reached CAPTCHA_STEP_UP_AFTER_FAILURES=\(limiter.limits.captchaStepUpAfterFailures) wrong answers; nothing sent"
         }
         if let message = issued.delivery {
             let start = MonotonicInstant.now
@@ -196,7 +204,7 @@ public final class CognitoTriggerHandler {
             }
             deliveryTimes[message.channel]?.record(start.duration(to: .now))
             facts.outcome = .sent
-        } else if deliversAnswer, !issued.reusedEarlierCode,
+        } else if deliversAnswer, !issued.reusedEarlierCode, !stepUpDue,
                   throttled || request.userNotFound || issued.unusableAddress != nil
         {
             // A real user would have waited for a delivery by this channel here: take as long, so that timing tells
@@ -211,6 +219,36 @@ public final class CognitoTriggerHandler {
                 else { .issued }
         }
         return (issued, note)
+    }
+
+    /// Builds a challenge with the engine, reporting its failure as the trigger's.
+    private func issue(
+        facts: inout TriggerFacts, _ build: () throws -> IssuedChallenge
+    ) throws(TriggerError) -> IssuedChallenge {
+        do {
+            return try build()
+        } catch let error as CreateChallengeError {
+            facts.outcome = .error
+            throw .challengeNotCreated(error)
+        } catch {
+            facts.outcome = .error
+            throw .randomnessUnavailable
+        }
+    }
+
+    /// Runs a decision of the limits against the state store, timed as state store time; the store's failure ends
+    /// the invocation (fail closed).
+    private func consultingStore<Result>(
+        facts: inout TriggerFacts, _ decide: () throws(StateStoreError) -> Result
+    ) throws(TriggerError) -> Result {
+        let start = MonotonicInstant.now
+        defer { facts.stateStoreTime = (facts.stateStoreTime ?? .zero) + start.duration(to: .now) }
+        do {
+            return try decide()
+        } catch {
+            facts.outcome = .stateStoreError
+            throw .stateStoreUnavailable(error)
+        }
     }
 
     /// Takes the message from the pool's send budgets; when one is spent, withdraws the send the user's record just
@@ -269,30 +307,28 @@ public final class CognitoTriggerHandler {
         guard let limiter, let seal, let step = engine.step(for: seal.kind), step.provesIdentity || step.deliversAnswer,
               outcome != .notIssuedByThisFlow, outcome != .retiredKey
         else { return (outcome.isCorrect, judged, warning) }
-        let decision: AnswerDecision
-        let start = MonotonicInstant.now
-        do {
-            defer { facts.stateStoreTime = start.duration(to: .now) }
-            let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
+        let passedStepUp = request.privateChallengeParameters[IssuedChallenge.passedStepUpParameter] == "true"
+        let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
+        let decision = try consultingStore(facts: &facts) { () throws(StateStoreError) -> AnswerDecision? in
             // An answer the user's record refuses unjudged (out of wrong answers, too early) is refused below without
             // taking from the pool: one user's guesser cannot spend everyone's budget.
             let poolSpent = if outcome.isCorrect {
                 try limiter.poolFailuresSpent(user: user, userKey: key, now: now)
-            } else if try limiter.refusesUnjudged(key: key, seal: seal, requiresLiveCode: step.deliversAnswer, now: now) {
+            } else if try limiter.refusesUnjudged(
+                key: key, seal: seal, requiresLiveCode: step.deliversAnswer, passedStepUp: passedStepUp, now: now)
+            {
                 false
             } else {
                 try limiter.reservePool([.failures], user: user, userKey: key, now: now) != nil
             }
-            if poolSpent {
-                facts.outcome = .budgetExhausted
-                return (false, "answer not judged: the pool reached POOL_MAX_FAILURES_PER_WINDOW=\(limiter.limits.pool.maxFailuresPerWindow) wrong answers", nil)
-            }
-            decision = try limiter.decideAnswer(
+            if poolSpent { return nil }
+            return try limiter.decideAnswer(
                 key: key, seal: seal, correct: outcome.isCorrect, usedSequence: verdict.usedSequence,
-                requiresLiveCode: step.deliversAnswer, now: now)
-        } catch {
-            facts.outcome = .stateStoreError
-            throw .stateStoreUnavailable(error)
+                requiresLiveCode: step.deliversAnswer, passedStepUp: passedStepUp, now: now)
+        }
+        guard let decision else {
+            facts.outcome = .budgetExhausted
+            return (false, "answer not judged: the pool reached POOL_MAX_FAILURES_PER_WINDOW=\(limiter.limits.pool.maxFailuresPerWindow) wrong answers", nil)
         }
         switch decision {
         case .accepted, .rejected:
@@ -317,13 +353,8 @@ public final class CognitoTriggerHandler {
         _ userRecords: UserRecords, kind: ChallengeKind, user: UserIdentity, attributes: [String: String],
         userNotFound: Bool, now: Int64, facts: inout TriggerFacts
     ) throws(TriggerError) -> (key: String?, record: StateRecord?) {
-        let start = MonotonicInstant.now
-        defer { facts.stateStoreTime = (facts.stateStoreTime ?? .zero) + start.duration(to: .now) }
-        do {
-            return try userRecords.read(kind: kind, user: user, attributes: attributes, userNotFound: userNotFound, now: now)
-        } catch {
-            facts.outcome = .stateStoreError
-            throw .stateStoreUnavailable(error)
+        try consultingStore(facts: &facts) { () throws(StateStoreError) in
+            try userRecords.read(kind: kind, user: user, attributes: attributes, userNotFound: userNotFound, now: now)
         }
     }
 
@@ -345,14 +376,8 @@ public final class CognitoTriggerHandler {
             guard let key else {
                 return (Verdict(.refused("the user has no record to update (no sub attribute)")), note)
             }
-            let outcome: WriteOutcome
-            let start = MonotonicInstant.now
-            do {
-                defer { facts.stateStoreTime = (facts.stateStoreTime ?? .zero) + start.duration(to: .now) }
-                outcome = try userRecords.write(fields, key: key, over: record, now: now)
-            } catch {
-                facts.outcome = .stateStoreError
-                throw .stateStoreUnavailable(error)
+            let outcome = try consultingStore(facts: &facts) { () throws(StateStoreError) in
+                try userRecords.write(fields, key: key, over: record, now: now)
             }
             switch outcome {
             case .written:

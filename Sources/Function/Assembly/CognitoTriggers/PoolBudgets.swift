@@ -76,17 +76,21 @@ extension SignInLimiter {
 
     /// True when the user with record `key` would have an answer to `seal` refused unjudged (the failure budget
     /// spent, too soon after a wrong answer, not the live code); only asked when the pool's failure budget is on.
-    func refusesUnjudged(key: String, seal: ChallengeSeal, requiresLiveCode: Bool, now: Int64) throws(StateStoreError) -> Bool {
+    func refusesUnjudged(
+        key: String, seal: ChallengeSeal, requiresLiveCode: Bool, passedStepUp: Bool, now: Int64
+    ) throws(StateStoreError) -> Bool {
         guard limits.pool.maxFailuresPerWindow > 0 else { return false }
         return try update(key, now: now) { current in
-            guard case .refuse = limits.gate(current, seal: seal, requiresLiveCode: requiresLiveCode, now: now) else {
+            guard case .refuse = limits.gate(
+                current, seal: seal, requiresLiveCode: requiresLiveCode, passedStepUp: passedStepUp, now: now)
+            else {
                 return (false, nil)
             }
             return (true, nil)
         }
     }
 
-    /// Undoes a ``decideSend(key:seal:channel:delivers:now:)`` that said `.proceed` for `seal` when the message then
+    /// Undoes a ``decideSend(key:seal:channel:delivers:admitsStepUp:now:)`` that said `.proceed` for `seal` when the message then
     /// could not go out because a pool budget was spent: the record stops naming the seal as a delivered live code,
     /// and the user's send is given back.
     func withdrawSend(key: String, seal: ChallengeSeal, now: Int64) throws(StateStoreError) {

@@ -40,14 +40,19 @@ public struct SignInLimits: Sendable {
     /// Answers judged for a delivered code after the failure budget is spent (`FRESH_CODE_ATTEMPTS`; 0: none), so
     /// that whoever receives a code sent after a guesser spent the budget can still sign in with it.
     public var freshCodeAttempts: Int64 = 3
+    /// Once the failure window counts this many wrong answers, every challenge of a step that proves identity comes
+    /// after a CAPTCHA, and an answer given after a passed CAPTCHA is judged even when the failure budget is spent
+    /// (`CAPTCHA_STEP_UP_AFTER_FAILURES`; 0, the default, turns step-ups off). A guesser then pays a CAPTCHA for
+    /// every `MAX_ATTEMPTS` guesses instead of meeting a hard block that also locks the user out.
+    public var captchaStepUpAfterFailures: Int64 = 0
     /// Budgets for the whole user pool, against floods over many user names; see ``PoolBudgets``.
     public var pool = PoolBudgets()
 
     public init() {}
 
     /// Reads the `RESEND_AFTER_SECONDS`, `MAX_SENDS_PER_WINDOW`, `SEND_WINDOW_SECONDS`, `MAX_FAILURES_PER_WINDOW`,
-    /// `FAILURE_WINDOW_SECONDS`, `FAILURE_DELAY_BASE_SECONDS`, `FAILURE_DELAY_MAX_SECONDS` and `FRESH_CODE_ATTEMPTS`
-    /// variables, and the pool's `POOL_MAX_SENDS_PER_WINDOW`, `POOL_MAX_SMS_PER_WINDOW`,
+    /// `FAILURE_WINDOW_SECONDS`, `FAILURE_DELAY_BASE_SECONDS`, `FAILURE_DELAY_MAX_SECONDS`, `FRESH_CODE_ATTEMPTS` and
+    /// `CAPTCHA_STEP_UP_AFTER_FAILURES` variables, and the pool's `POOL_MAX_SENDS_PER_WINDOW`, `POOL_MAX_SMS_PER_WINDOW`,
     /// `POOL_MAX_FAILURES_PER_WINDOW` and `POOL_WINDOW_SECONDS` (0 turns a pool budget off); a bad value names its
     /// variable.
     public init(environment: [String: String]) throws(ConfigurationError) {
@@ -68,6 +73,7 @@ public struct SignInLimits: Sendable {
         failureDelayBaseSeconds = try read("FAILURE_DELAY_BASE_SECONDS", 0...3600, default: 1)
         failureDelayMaxSeconds = try read("FAILURE_DELAY_MAX_SECONDS", 1...3600, default: 60)
         freshCodeAttempts = try read("FRESH_CODE_ATTEMPTS", 0...100, default: 3)
+        captchaStepUpAfterFailures = try read("CAPTCHA_STEP_UP_AFTER_FAILURES", 0...maxFailuresPerWindow, default: 0)
         pool.maxSendsPerWindow = try read("POOL_MAX_SENDS_PER_WINDOW", 0...100_000_000, default: 0)
         pool.maxTextMessagesPerWindow = try read("POOL_MAX_SMS_PER_WINDOW", 0...100_000_000, default: 1000)
         pool.maxFailuresPerWindow = try read("POOL_MAX_FAILURES_PER_WINDOW", 0...100_000_000, default: 0)
@@ -92,6 +98,8 @@ enum SendDecision: Equatable {
     case reuse(ChallengeSeal, secondsAgo: Int64)
     /// Do not send: the user reached the send throttle. The new challenge is answered normally but never verifies.
     case throttled
+    /// Do not send: the user's wrong answers reached `CAPTCHA_STEP_UP_AFTER_FAILURES`; a CAPTCHA comes first.
+    case stepUp
 }
 
 /// What the limits made of a judged answer.
@@ -120,15 +128,26 @@ enum AnswerGate: Equatable {
 }
 
 extension SignInLimits {
+    /// True when the user's record (nil: none) has reached ``captchaStepUpAfterFailures`` wrong answers in the
+    /// failure window, with step-ups on.
+    func asksForStepUp(_ current: StateRecord?, now: Int64) -> Bool {
+        guard captchaStepUpAfterFailures > 0, let current else { return false }
+        return SlidingCount(current, "failures", window: failureWindowSeconds, now: now).value >= captchaStepUpAfterFailures
+    }
+
     /// Decides from the user's record (nil: none) whether an answer to `seal` is judged: not when the window's
-    /// failure budget is spent (unless the answer is to a delivered live code with some of its own budget left), not
-    /// before the delay of the last wrong answer is over, and, for a step that delivers its answer, not unless
-    /// `seal` is the live code.
-    func gate(_ current: StateRecord?, seal: ChallengeSeal, requiresLiveCode: Bool, now: Int64) -> AnswerGate {
+    /// failure budget is spent (unless the sign-in passed a step-up CAPTCHA, or the answer is to a delivered live
+    /// code with some of its own budget left), not before the delay of the last wrong answer is over, and, for a step
+    /// that delivers its answer, not unless `seal` is the live code.
+    func gate(
+        _ current: StateRecord?, seal: ChallengeSeal, requiresLiveCode: Bool, passedStepUp: Bool, now: Int64
+    ) -> AnswerGate {
         let record = current ?? StateRecord(fields: [:], expiresAt: now)
         let isLiveCode = current == nil || record.liveSeal == seal
         var fresh = false
-        if SlidingCount(record, "failures", window: failureWindowSeconds, now: now).value >= maxFailuresPerWindow {
+        if SlidingCount(record, "failures", window: failureWindowSeconds, now: now).value >= maxFailuresPerWindow,
+           !(passedStepUp && captchaStepUpAfterFailures > 0)
+        {
             guard requiresLiveCode, current != nil, isLiveCode, record.number("delivered") == 1,
                   (record.number("fresh") ?? 0) > 0
             else { return .refuse(.failureBudgetSpent) }
@@ -183,10 +202,14 @@ struct SignInLimiter {
     /// A live code is reused only for the same step and channel, and only if it was delivered or this Create would
     /// deliver nothing either; only delivered messages count against the send throttle. So a Create whose channel
     /// could not be used neither blocks a later one by another channel nor spends the user's sends.
+    ///
+    /// With `admitsStepUp`, a user whose wrong answers reached `CAPTCHA_STEP_UP_AFTER_FAILURES` is sent nothing and
+    /// asked for a CAPTCHA first (``SendDecision/stepUp``), before any code is reused or counted.
     func decideSend(
-        key: String, seal: ChallengeSeal, channel: MessageChannel?, delivers: Bool, now: Int64
+        key: String, seal: ChallengeSeal, channel: MessageChannel?, delivers: Bool, admitsStepUp: Bool, now: Int64
     ) throws(StateStoreError) -> SendDecision {
         try update(key, now: now) { current in
+            if admitsStepUp, limits.asksForStepUp(current, now: now) { return (.stepUp, nil) }
             let record = current ?? StateRecord(fields: [:], expiresAt: now)
             if let live = record.liveSeal, live.stepIndex == seal.stepIndex, live.kind == seal.kind, live.expiresAt > now,
                record.text("channel") == (channel?.rawValue ?? ""), record.number("delivered") == 1 || !delivers,
@@ -221,11 +244,12 @@ struct SignInLimiter {
     /// so this only happens to a store that was emptied (a local memory store after a restart), and the seal itself
     /// still has to match; the write that records the answer then creates the record, so it is used only once.
     func decideAnswer(
-        key: String, seal: ChallengeSeal, correct: Bool, usedSequence: Int64?, requiresLiveCode: Bool, now: Int64
+        key: String, seal: ChallengeSeal, correct: Bool, usedSequence: Int64?, requiresLiveCode: Bool, passedStepUp: Bool,
+        now: Int64
     ) throws(StateStoreError) -> AnswerDecision {
         try update(key, now: now) { current in
             let fresh: Bool
-            switch limits.gate(current, seal: seal, requiresLiveCode: requiresLiveCode, now: now) {
+            switch limits.gate(current, seal: seal, requiresLiveCode: requiresLiveCode, passedStepUp: passedStepUp, now: now) {
             case .refuse(let decision): return (decision, nil)
             case .judge(let drawsOnCode): fresh = drawsOnCode
             }
@@ -251,6 +275,12 @@ struct SignInLimiter {
             }
             return (.accepted, changed)
         }
+    }
+
+    /// True when the user's wrong answers reached `CAPTCHA_STEP_UP_AFTER_FAILURES`, read from the store (for a step
+    /// that sends nothing, whose Create decides nothing else there).
+    func asksForStepUp(key: String, now: Int64) throws(StateStoreError) -> Bool {
+        try update(key, now: now) { current in (limits.asksForStepUp(current, now: now), nil) }
     }
 
     /// Decides from the record believed live and writes the change on that record's version; a lost write hands back

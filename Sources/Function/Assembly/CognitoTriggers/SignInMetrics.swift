@@ -253,7 +253,7 @@ public struct SignInMetrics: Sendable {
         let outcome = facts.outcome
         switch facts.trigger {
         case .create?:
-            count(.challengeCreated, when: [.sent, .reused, .throttled, .decoy, .issued].contains(outcome))
+            count(.challengeCreated, when: [.sent, .reused, .throttled, .decoy, .issued, .steppedUp].contains(outcome))
             count(.codeDelivered, when: outcome == .sent)
             count(.deliveryFailed, when: outcome == .deliveryFailed)
             count(.decoyServed, when: outcome == .decoy)

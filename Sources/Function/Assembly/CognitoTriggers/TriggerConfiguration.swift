@@ -65,6 +65,9 @@ public struct TriggerConfiguration: Sendable {
     /// The `passkey` sign-in step and the registration API both need it.
     public let passkeys: PasskeySettings?
     let keys: ChallengeKeys
+    /// The CAPTCHA put in front of a step that proves identity once a user's wrong answers reach
+    /// `CAPTCHA_STEP_UP_AFTER_FAILURES`: the configured provider's widget or catalog; nil when step-ups are off.
+    public let captchaStepUp: CaptchaStep?
 
     public static let defaultOutboxPath = "/tmp/cognito-challenge-outbox.jsonl"
 
@@ -190,11 +193,24 @@ public struct TriggerConfiguration: Sendable {
         ).adding(steps)
         flow = try SignInFlow(parsing: specification, registry: registry)
         for step in flow.allSteps { try step.checkConfiguration(in: flow) }
+        captchaStepUp = try Self.captchaStepUp(after: limits.captchaStepUpAfterFailures, registry: registry)
+    }
+
+    /// The registry's CAPTCHA for step-ups after `failures` wrong answers (0: none); throws when there is no CAPTCHA
+    /// to show (no provider and an empty catalog).
+    private static func captchaStepUp(after failures: Int64, registry: StepRegistry) throws(ConfigurationError) -> CaptchaStep? {
+        guard failures > 0, let captcha = registry.step(named: "captcha") as? CaptchaStep else { return nil }
+        if case .catalog(let entries) = captcha.source, entries.isEmpty {
+            throw .missing(
+                variable: "CAPTCHA_PROVIDER",
+                hint: "CAPTCHA_STEP_UP_AFTER_FAILURES=\(failures) puts a CAPTCHA in front of the sign-in after that many wrong answers; name a provider (turnstile, recaptcha, hcaptcha) with its keys, or a self-hosted catalog with CAPTCHA_CATALOG")
+        }
+        return captcha
     }
 
     /// The decision engine this configuration describes.
     public func makeEngine() throws(ConfigurationError) -> ChallengeFlowEngine {
-        try ChallengeFlowEngine(flow: flow, policy: policy, keys: keys)
+        try ChallengeFlowEngine(flow: flow, policy: policy, keys: keys, stepUp: captchaStepUp)
     }
 
     /// The built-in steps that live in modules of their own, built on the public step API: `magic-link`,

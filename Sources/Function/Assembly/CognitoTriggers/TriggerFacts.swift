@@ -54,6 +54,9 @@ public struct TriggerFacts: Sendable, Equatable {
         case decoy
         /// A challenge that delivers nothing (e.g. a CAPTCHA) was issued.
         case issued
+        /// A CAPTCHA was issued in front of a step that proves identity, because the user's wrong answers reached
+        /// `CAPTCHA_STEP_UP_AFTER_FAILURES`; nothing was sent.
+        case steppedUp = "step-up"
         /// The delivery failed; the invocation ended with an error.
         case deliveryFailed = "delivery-failed"
         // Verify

@@ -12,20 +12,28 @@ public struct ChallengeFlowEngine: Sendable {
     public let flow: SignInFlow
     /// The limits every step follows.
     public let policy: ChallengePolicy
+    /// The CAPTCHA a Create may put in front of a step that proves identity, when the limits across sign-ins ask
+    /// for one (`CAPTCHA_STEP_UP_AFTER_FAILURES`); nil when step-ups are off. See ``createStepUp(_:user:now:)``.
+    public let stepUp: CaptchaStep?
     private let keys: ChallengeKeys
     /// Each step's own keys, derived once: they depend only on the secrets and the kind.
     private let stepKeys: [ChallengeKind: StepKeys]
     private let random: any RandomSource
 
-    /// An engine for `flow`; throws when one of its steps cannot work as configured.
+    /// An engine for `flow`, with `stepUp` as the CAPTCHA it may put in front of a step that proves identity;
+    /// throws when one of its steps cannot work as configured.
     public init(
-        flow: SignInFlow, policy: ChallengePolicy, keys: ChallengeKeys, random: any RandomSource = SystemRandom()
+        flow: SignInFlow, policy: ChallengePolicy, keys: ChallengeKeys, random: any RandomSource = SystemRandom(),
+        stepUp: CaptchaStep? = nil
     ) throws(ConfigurationError) {
         for step in flow.allSteps { try step.checkConfiguration(in: flow) }
         self.flow = flow
         self.policy = policy
+        self.stepUp = stepUp
         self.keys = keys
-        stepKeys = Dictionary(flow.allSteps.map { ($0.kind, keys.stepKeys(for: $0.kind)) }) { first, _ in first }
+        stepKeys = Dictionary((flow.allSteps + (stepUp.map { [$0] } ?? [])).map { ($0.kind, keys.stepKeys(for: $0.kind)) }) {
+            first, _ in first
+        }
         self.random = random
     }
 
@@ -36,16 +44,22 @@ public struct ChallengeFlowEngine: Sendable {
         try self.init(flow: flow, policy: policy, keys: ChallengeKeys(current: secret), random: random)
     }
 
-    /// The flow's step that writes seals of `kind`, if there is one.
+    /// The flow's step that writes seals of `kind`, if there is one (the step-up CAPTCHA for a CAPTCHA when the
+    /// flow has none).
     public func step(for kind: ChallengeKind) -> (any ChallengeStep)? {
-        flow.allSteps.first { $0.kind == kind }
+        flow.allSteps.first { $0.kind == kind } ?? (kind == .captcha ? stepUp : nil)
+    }
+
+    /// Where the sign-in of `session` stands.
+    public func progress(of session: [SessionEntry]) -> FlowProgress {
+        FlowProgress(session: session, flow: flow, policy: policy, admitsStepUp: stepUp != nil)
     }
 
     // MARK: Define
 
     /// Chooses the next challenge from the session alone.
     public func define(_ request: DefineAuthChallengeRequest) -> DefineDecision {
-        switch FlowProgress(session: request.session, flow: flow, policy: policy) {
+        switch progress(of: request.session) {
         case .awaitingPasswordVerifier: .present(.passwordVerifier)
         case .customStep: .present(.customChallenge)
         case .complete: .issueTokens
@@ -62,23 +76,39 @@ public struct ChallengeFlowEngine: Sendable {
         try? dueStep(for: request).step
     }
 
+    /// True when a Create for `request` may put the step-up CAPTCHA in front of the step due: step-ups are on, the
+    /// step proves identity, and the sign-in has not passed one yet. Whether it does is for the limits to say
+    /// (``createStepUp(_:user:now:)``).
+    public func admitsStepUp(_ request: CreateAuthChallengeRequest) -> Bool {
+        guard stepUp != nil, let due = try? dueStep(for: request) else { return false }
+        return due.step.provesIdentity && !due.passedStepUp
+    }
+
     /// The custom step due, and where the session stands with it. At a position with choices: the step issued there
     /// before, or else the one the app named in `ClientMetadata` `method` with the answer that chose it.
-    private func dueStep(
-        for request: CreateAuthChallengeRequest
-    ) throws(CreateChallengeError) -> (index: Int, step: any ChallengeStep, attempt: Int, previousSeal: ChallengeSeal?) {
+    private func dueStep(for request: CreateAuthChallengeRequest) throws(CreateChallengeError) -> DueStep {
         guard request.challengeName == .customChallenge else { throw .notACustomChallenge(request.challengeName) }
-        let progress = FlowProgress(session: request.session, flow: flow, policy: policy)
-        guard case .customStep(let index, let kind, let attempt, let previousSeal) = progress else {
+        let progress = progress(of: request.session)
+        guard case .customStep(let index, let kind, let attempt, let previousSeal, let passedStepUp) = progress else {
             throw .noCustomStepDue(progress)
         }
-        guard let offered = flow.choices[index] else { return (index, flow.steps[index], attempt, previousSeal) }
-        if previousSeal != nil, let issued = offered.first(where: { $0.kind == kind }) {
-            return (index, issued, attempt, previousSeal)
+        func due(_ step: any ChallengeStep) -> DueStep {
+            DueStep(index: index, step: step, attempt: attempt, previousSeal: previousSeal, passedStepUp: passedStepUp)
         }
+        guard let offered = flow.choices[index] else { return due(flow.steps[index]) }
+        if previousSeal != nil, let issued = offered.first(where: { $0.kind == kind }) { return due(issued) }
         let named = request.clientMetadata?[MethodChoiceStep.metadataKey].map { $0.lowercased() }
         guard let chosen = offered.first(where: { $0.name == named }) else { throw .noMethodChosen(offered: offered.map(\.name)) }
-        return (index, chosen, attempt, previousSeal)
+        return due(chosen)
+    }
+
+    /// A custom step due in a sign-in, and where the sign-in stands with it.
+    private struct DueStep {
+        let index: Int
+        let step: any ChallengeStep
+        let attempt: Int
+        let previousSeal: ChallengeSeal?
+        let passedStepUp: Bool
     }
 
     /// Builds the custom challenge that is due. Throws when the session has no custom challenge due, which means
@@ -88,7 +118,24 @@ public struct ChallengeFlowEngine: Sendable {
     public func create(
         _ request: CreateAuthChallengeRequest, user: UserIdentity, now: Int64, userRecord: [String: String]? = nil
     ) throws -> IssuedChallenge {
-        let (index, step, attempt, previousSeal) = try dueStep(for: request)
+        try issue(try dueStep(for: request), request: request, user: user, now: now, userRecord: userRecord)
+    }
+
+    /// Builds the step-up CAPTCHA in place of the step due (which follows once it is passed): for the position and
+    /// attempt of that step, judged like the flow's own CAPTCHA. Throws like ``create(_:user:now:userRecord:)``, and
+    /// when step-ups are off.
+    public func createStepUp(_ request: CreateAuthChallengeRequest, user: UserIdentity, now: Int64) throws -> IssuedChallenge {
+        let due = try dueStep(for: request)
+        guard let stepUp else { throw CreateChallengeError.noCustomStepDue(progress(of: request.session)) }
+        return try issue(
+            DueStep(index: due.index, step: stepUp, attempt: due.attempt, previousSeal: nil, passedStepUp: false),
+            request: request, user: user, now: now, userRecord: nil)
+    }
+
+    private func issue(
+        _ due: DueStep, request: CreateAuthChallengeRequest, user: UserIdentity, now: Int64, userRecord: [String: String]?
+    ) throws -> IssuedChallenge {
+        let (index, step, attempt, previousSeal) = (due.index, due.step, due.attempt, due.previousSeal)
         let kind = step.kind
         let context = StepContext(
             user: user, userAttributes: request.userAttributes, userNotFound: request.userNotFound, now: now,
@@ -117,7 +164,8 @@ public struct ChallengeFlowEngine: Sendable {
             ?? (step.deliveryChannels.count == 1 ? step.deliveryChannels.first : nil)
         return IssuedChallenge(
             kind: kind, seal: seal, publicParameters: publicParameters, delivery: delivery,
-            reusedEarlierCode: reused, unusableAddress: made.unusableAddress, channel: channel)
+            reusedEarlierCode: reused, unusableAddress: made.unusableAddress, channel: channel,
+            passedStepUp: due.passedStepUp)
     }
 
     /// The same challenge answered with `live`, a code sent earlier (in another sign-in) that is still valid:
@@ -127,14 +175,15 @@ public struct ChallengeFlowEngine: Sendable {
         publicParameters["expiresInSeconds"] = String(max(0, live.expiresAt - now))
         return IssuedChallenge(
             kind: issued.kind, seal: live, publicParameters: publicParameters, delivery: nil, reusedEarlierCode: true,
-            unusableAddress: issued.unusableAddress, channel: issued.channel)
+            unusableAddress: issued.unusableAddress, channel: issued.channel, passedStepUp: issued.passedStepUp)
     }
 
     /// The same challenge with its code withheld (e.g. by a send throttle): it looks the same, and nothing is sent.
     public func withholding(_ issued: IssuedChallenge) -> IssuedChallenge {
         IssuedChallenge(
             kind: issued.kind, seal: issued.seal, publicParameters: issued.publicParameters, delivery: nil,
-            reusedEarlierCode: false, unusableAddress: issued.unusableAddress, channel: issued.channel)
+            reusedEarlierCode: false, unusableAddress: issued.unusableAddress, channel: issued.channel,
+            passedStepUp: issued.passedStepUp)
     }
 
     private func seal(

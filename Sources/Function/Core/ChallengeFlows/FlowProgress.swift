@@ -4,17 +4,22 @@ import CognitoEvents
 public enum FlowProgress: Sendable, Equatable {
     /// SRP_A is done; Cognito's PASSWORD_VERIFIER comes next.
     case awaitingPasswordVerifier
-    /// A custom step is due: its index, its kind, which attempt this is (1-based), and the seal of the previous
-    /// attempt at the same step, if the last answer to it was wrong. At a position with choices the kind is the
-    /// chosen step's once one was issued there, and the first choice's before.
-    case customStep(index: Int, kind: ChallengeKind, attempt: Int, previousSeal: ChallengeSeal?)
+    /// A custom step is due: its index, its kind, which attempt this is (1-based), the seal of the previous attempt
+    /// at the same step, if the last answer to it was wrong, and whether the sign-in has passed a step-up CAPTCHA
+    /// (see ``ChallengeFlowEngine/stepUp``). At a position with choices the kind is the chosen step's once one was
+    /// issued there, and the first choice's before.
+    case customStep(index: Int, kind: ChallengeKind, attempt: Int, previousSeal: ChallengeSeal?, passedStepUp: Bool = false)
     /// Every step has been passed.
     case complete
     /// The sign-in must fail.
     case failed(FlowFailure)
 
     /// Reads the session the way Define and Create both must, so that they always agree.
-    public init(session: [SessionEntry], flow: SignInFlow, policy: ChallengePolicy) {
+    ///
+    /// With `admitsStepUp`, a CAPTCHA at a position whose steps have none is a step-up CAPTCHA that Create put in
+    /// front of the step due there: passed, the same step is due again (now after a passed step-up); failed, it
+    /// counts as a wrong answer at that position.
+    public init(session: [SessionEntry], flow: SignInFlow, policy: ChallengePolicy, admitsStepUp: Bool = false) {
         var remaining = session[...]
         if flow.startsWithPassword {
             guard let first = remaining.popFirst() else {
@@ -44,15 +49,31 @@ public enum FlowProgress: Sendable, Equatable {
         var lastFailedSeal: ChallengeSeal?
         // At a position with choices, the kind issued there first: every later attempt there is of the same kind.
         var chosenKind: ChallengeKind?
+        var passedStepUp = false
         for (position, entry) in zip(remaining.indices, remaining) {
             guard stepIndex < flow.steps.count, entry.challengeName == .customChallenge else {
                 self = .failed(.unexpectedChallenge(entry.challengeName, position: position))
                 return
             }
-            guard let seal = entry.challengeMetadata.flatMap(ChallengeSeal.init(metadata:)),
-                  seal.stepIndex == stepIndex, flow.steps(at: stepIndex).contains(where: { $0.kind == seal.kind }),
-                  chosenKind.map({ $0 == seal.kind }) ?? true
+            guard let seal = entry.challengeMetadata.flatMap(ChallengeSeal.init(metadata:)), seal.stepIndex == stepIndex
             else {
+                self = .failed(.unrecognizedMetadata(position: position))
+                return
+            }
+            let stepsHere = flow.steps(at: stepIndex)
+            if admitsStepUp, seal.kind == .captcha, !stepsHere.contains(where: { $0.kind == .captcha }) {
+                if entry.challengeResult {
+                    passedStepUp = true
+                } else {
+                    wrongAnswers += 1
+                    if wrongAnswers >= policy.maxAttempts {
+                        self = .failed(.tooManyWrongAnswers(.captcha))
+                        return
+                    }
+                }
+                continue
+            }
+            guard stepsHere.contains(where: { $0.kind == seal.kind }), chosenKind.map({ $0 == seal.kind }) ?? true else {
                 self = .failed(.unrecognizedMetadata(position: position))
                 return
             }
@@ -76,7 +97,7 @@ public enum FlowProgress: Sendable, Equatable {
         } else {
             self = .customStep(
                 index: stepIndex, kind: chosenKind ?? flow.steps[stepIndex].kind, attempt: wrongAnswers + 1,
-                previousSeal: lastFailedSeal)
+                previousSeal: lastFailedSeal, passedStepUp: passedStepUp)
         }
     }
 }
@@ -85,7 +106,8 @@ extension FlowProgress: CustomStringConvertible {
     public var description: String {
         switch self {
         case .awaitingPasswordVerifier: "Cognito's \"PASSWORD_VERIFIER\" is due"
-        case .customStep(let index, let kind, let attempt, _): "step \(index + 1) (\"\(kind.rawValue)\"), attempt \(attempt), is due"
+        case .customStep(let index, let kind, let attempt, _, let passedStepUp):
+            "step \(index + 1) (\"\(kind.rawValue)\"), attempt \(attempt)\(passedStepUp ? " after a step-up CAPTCHA" : ""), is due"
         case .complete: "every step has been passed"
         case .failed(let failure): "the sign-in has failed: \(failure)"
         }

@@ -13,10 +13,17 @@ public struct IssuedChallenge: Sendable, Equatable, CustomStringConvertible {
     public let unusableAddress: UnusableAddress?
     /// The channel the code went by, or would have gone by when nothing was sent; nil for a step that sends nothing.
     public let channel: MessageChannel?
+    /// True when the sign-in passed a step-up CAPTCHA before this challenge: Verify then judges its answer even when
+    /// the user's failure budget is spent. Travels in the private parameters (``passedStepUpParameter``).
+    public let passedStepUp: Bool
+
+    /// The private challenge parameter that says the sign-in passed a step-up CAPTCHA (`"true"`). Only Create
+    /// writes private parameters, and only Verify reads them: the client cannot set it.
+    public static let passedStepUpParameter = "passedStepUp"
 
     public init(
         kind: ChallengeKind, seal: ChallengeSeal, publicParameters: [String: String], delivery: CodeMessage?,
-        reusedEarlierCode: Bool, unusableAddress: UnusableAddress?, channel: MessageChannel?
+        reusedEarlierCode: Bool, unusableAddress: UnusableAddress?, channel: MessageChannel?, passedStepUp: Bool = false
     ) {
         self.kind = kind
         self.seal = seal
@@ -25,12 +32,15 @@ public struct IssuedChallenge: Sendable, Equatable, CustomStringConvertible {
         self.reusedEarlierCode = reusedEarlierCode
         self.unusableAddress = unusableAddress
         self.channel = channel
+        self.passedStepUp = passedStepUp
     }
 
     /// The challenge in Cognito's terms.
     public var response: CreateAuthChallengeResponse {
-        CreateAuthChallengeResponse(
-            publicChallengeParameters: publicParameters, privateChallengeParameters: seal.privateParameters,
+        var privateParameters = seal.privateParameters
+        if passedStepUp { privateParameters[Self.passedStepUpParameter] = "true" }
+        return CreateAuthChallengeResponse(
+            publicChallengeParameters: publicParameters, privateChallengeParameters: privateParameters,
             challengeMetadata: seal.metadata)
     }
 

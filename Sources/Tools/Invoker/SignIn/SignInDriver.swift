@@ -159,7 +159,8 @@ public final class SignInDriver {
                 respondedMetadata = callMetadata
                 guard case .verify(let verdict) = verify else { preconditionFailure("call checks the trigger") }
                 let correct = verdict.response.answerCorrect == true
-                if correct { codeInForce = nil }
+                // A right code is used up; a passed CAPTCHA (a step-up in front of the code) leaves it in force.
+                if correct, parameters["challenge"] != ChallengeKind.captcha.rawValue { codeInForce = nil }
                 session.append(SessionEntry(
                     challengeName: .customChallenge, challengeResult: correct, challengeMetadata: challenge.response.challengeMetadata))
             case .challenge, nil:
@@ -398,7 +399,9 @@ public final class SignInDriver {
 
     /// Why the configured flow fails this session, if it does.
     private func failureReason(_ session: [SessionEntry]) -> String? {
-        guard case .failed(let failure) = FlowProgress(session: session, flow: settings.flow, policy: settings.policy) else { return nil }
+        // Step-ups admitted: the function decides whether one was due; this only explains a failure.
+        let progress = FlowProgress(session: session, flow: settings.flow, policy: settings.policy, admitsStepUp: true)
+        guard case .failed(let failure) = progress else { return nil }
         return failure.description
     }
 }
