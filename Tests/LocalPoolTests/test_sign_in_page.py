@@ -264,6 +264,25 @@ def test_captcha_widget_of_the_local_stand_in(pools, browser, request):
     screenshot(browser, request)
 
 
+def test_captcha_step_up_after_a_wrong_code(pools, browser, request):
+    pool = pools("bootstrap", env={"CAPTCHA_STEP_UP_AFTER_FAILURES": "1", "STATE_STORE": "memory", "CAPTCHA_PROVIDER": "turnstile"})
+    open_page(browser, pool)
+    before = len(pool.codes())
+    start(browser)
+    wait_for_state(browser, "code")
+    code = wait_for_code(pool, before)
+    enter_code(browser, "000000" if code != "000000" else "111111")
+    # One wrong answer reaches the threshold: the next challenge of the sign-in is a CAPTCHA, then the same code.
+    wait_for_state(browser, "captcha")
+    browser.find_element(By.CSS_SELECTOR, "#captcha-widget button").click()
+    submit(browser, "captcha-form")
+    wait_for_state(browser, "code")
+    assert len(pool.codes()) == before + 1, "the code sent before the CAPTCHA is still the one to enter"
+    enter_code(browser, code)
+    assert_signed_in(browser, pool)
+    screenshot(browser, request)
+
+
 def test_magic_link_in_a_second_tab(pools, browser, request):
     port = free_port()
     pool = pools("bootstrap", flow="magic-link", args=("--port", str(port)),
