@@ -69,8 +69,8 @@ let package = Package(
         .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
         .target(name: "PasskeyChallenge", dependencies: ["ChallengeFlows", "WebAuthn", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CaptchaVerification", dependencies: ["PlainText", "Settings", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "Settings", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeStateStore", "WebAuthn"]),
+        .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "Settings", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "ChallengeFlows"]),
+        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeFlows", "ChallengeStateStore", "WebAuthn"]),
         .target(name: "ParameterStore", dependencies: ["Settings", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
@@ -209,12 +209,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ChallengeStateStoreTests",
-            dependencies: ["Settings", "PosixLock", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
+            dependencies: ["Settings", "PosixLock", "ChallengeFlows", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
-                "PasskeyRegistrationAPI", "WebAuthn", "SoftwareAuthenticator", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
+                "PasskeyRegistrationAPI", "WebAuthn", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto",
+                "LosslessJSON",
                 "PosixLock",
             ]
         ),

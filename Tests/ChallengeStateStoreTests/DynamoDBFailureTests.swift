@@ -1,8 +1,9 @@
 import AWSSigV4
+import ChallengeFlows
 import ChallengeStateStore
 import CurlHTTP
-import Testing
 import TestSupport
+import Testing
 
 /// ``DynamoDBStateStore`` against a scripted HTTP server on 127.0.0.1 (or nothing at all): typed errors, the time
 /// budget, the kept-alive connection. Time bounds are generous: they prove the budget holds, not how fast anything is.

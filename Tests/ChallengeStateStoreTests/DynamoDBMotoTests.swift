@@ -1,8 +1,9 @@
 import AWSSigV4
+import ChallengeFlows
 import ChallengeStateStore
 import CurlHTTP
-import LosslessJSON
 import Foundation
+import LosslessJSON
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import ChallengeCrypto
+import ChallengeFlows
 import ChallengeStateStore
 import LosslessJSON
 import PasskeyRegistrationAPI

@@ -1,3 +1,4 @@
+import ChallengeFlows
 import LosslessJSON
 
 /// How a ``StateRecord`` is laid out as a DynamoDB item: partition key `pk` (S), `version` (N), `expiresAt` (N, the

@@ -1,5 +1,6 @@
 import AWSClient
 import AWSSigV4
+import ChallengeFlows
 import CurlHTTP
 import LosslessJSON
 

@@ -1,3 +1,4 @@
+import ChallengeFlows
 import PosixLock
 
 /// A ``StateStore`` in this process's memory, for tests and local runs: safe to share between threads, gone when

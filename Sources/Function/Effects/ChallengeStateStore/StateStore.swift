@@ -1,3 +1,5 @@
+import ChallengeFlows
+
 /// A small key-to-record store whose writes are conditional on a version number.
 ///
 /// A change goes: decide from the record you believe is live (read it, or remember it from an earlier call), then

@@ -2,33 +2,6 @@ import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
 
-/// Budgets for the whole user pool: messages sent, text messages sent (against SMS pumping, where a flood of sign-ins
-/// to premium-rate numbers earns the attacker money) and wrong answers judged, each per window. They stop a flood
-/// spread over many user names, which the per-user limits cannot see. 0 turns a budget off.
-///
-/// Each count is kept in ``shards`` records, a user's sign-ins always counting in the same one (chosen by the user's
-/// record key), so that concurrent functions seldom contend for one record; each record allows its share of the
-/// budget, rounded up, so the pool as a whole allows at most the budget plus `shards - 1`. A count covers one fixed
-/// window (`POOL_WINDOW_SECONDS`) weighted like the per-user ones, so a boundary gives no second allowance.
-///
-/// Reached, the sends budget answers Creates as the per-user throttle does (nothing sent, a challenge that never
-/// verifies), and the failures budget refuses every answer unjudged, right ones too, until the window moves on:
-/// a budget that refused only wrong answers would tell a guesser which answer was right.
-public struct PoolBudgets: Sendable, Equatable {
-    /// Messages of any channel per window (`POOL_MAX_SENDS_PER_WINDOW`, off by default).
-    public var maxSendsPerWindow: Int64 = 0
-    /// Text messages per window (`POOL_MAX_SMS_PER_WINDOW`, 1000 by default).
-    public var maxTextMessagesPerWindow: Int64 = 1000
-    /// Wrong answers judged per window (`POOL_MAX_FAILURES_PER_WINDOW`, off by default).
-    public var maxFailuresPerWindow: Int64 = 0
-    /// The window of all three (`POOL_WINDOW_SECONDS`, an hour by default).
-    public var windowSeconds: Int64 = 3600
-    /// How many records share each count.
-    public static let shards = 8
-
-    public init() {}
-}
-
 /// Which pool budget a reservation draws on.
 enum PoolCount: String {
     case sends

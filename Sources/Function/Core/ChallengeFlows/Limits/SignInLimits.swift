@@ -1,11 +1,6 @@
-import ChallengeCrypto
-import ChallengeFlows
-import CurlHTTP
-import ChallengeStateStore
-import PosixLock
 import Settings
 
-/// Limits that hold across sign-ins, kept per user in a ``StateStore``: one live code per user and channel, a send
+/// Limits that hold across sign-ins, kept per user in a state store: one live code per user and channel, a send
 /// throttle, a failure budget for every step that proves identity, single use of every accepted answer, and
 /// retry-safe Create.
 ///
@@ -89,8 +84,35 @@ public struct SignInLimits: Sendable {
     }
 }
 
+/// Budgets for the whole user pool: messages sent, text messages sent (against SMS pumping, where a flood of sign-ins
+/// to premium-rate numbers earns the attacker money) and wrong answers judged, each per window. They stop a flood
+/// spread over many user names, which the per-user limits cannot see. 0 turns a budget off.
+///
+/// Each count is kept in ``shards`` records, a user's sign-ins always counting in the same one (chosen by the user's
+/// record key), so that concurrent functions seldom contend for one record; each record allows its share of the
+/// budget, rounded up, so the pool as a whole allows at most the budget plus `shards - 1`. A count covers one fixed
+/// window (`POOL_WINDOW_SECONDS`) weighted like the per-user ones, so a boundary gives no second allowance.
+///
+/// Reached, the sends budget answers Creates as the per-user throttle does (nothing sent, a challenge that never
+/// verifies), and the failures budget refuses every answer unjudged, right ones too, until the window moves on:
+/// a budget that refused only wrong answers would tell a guesser which answer was right.
+public struct PoolBudgets: Sendable, Equatable {
+    /// Messages of any channel per window (`POOL_MAX_SENDS_PER_WINDOW`, off by default).
+    public var maxSendsPerWindow: Int64 = 0
+    /// Text messages per window (`POOL_MAX_SMS_PER_WINDOW`, 1000 by default).
+    public var maxTextMessagesPerWindow: Int64 = 1000
+    /// Wrong answers judged per window (`POOL_MAX_FAILURES_PER_WINDOW`, off by default).
+    public var maxFailuresPerWindow: Int64 = 0
+    /// The window of all three (`POOL_WINDOW_SECONDS`, an hour by default).
+    public var windowSeconds: Int64 = 3600
+    /// How many records share each count.
+    public static let shards = 8
+
+    public init() {}
+}
+
 /// What the limits decided for a Create that issues a fresh code.
-enum SendDecision: Equatable {
+public enum SendDecision: Sendable, Equatable {
     /// Go ahead: send the new code, or, when there is nothing to send (an unknown user, an unusable address), answer
     /// with the new challenge. The record now names it as the live code for its channel.
     case proceed
@@ -103,7 +125,7 @@ enum SendDecision: Equatable {
 }
 
 /// What the limits made of a judged answer.
-enum AnswerDecision: Equatable {
+public enum AnswerDecision: Sendable, Equatable {
     /// The right answer, now used up (the live code consumed, the step's sequence recorded).
     case accepted
     /// A wrong answer, counted against the failure budget.
@@ -120,7 +142,7 @@ enum AnswerDecision: Equatable {
 
 /// Whether an answer is judged at all, decided from the user's record before the answer is looked at, so that a
 /// refusal tells nothing about it.
-enum AnswerGate: Equatable {
+public enum AnswerGate: Sendable, Equatable {
     /// Judge it; `fresh` when it draws on the live code's own budget because the window's is spent.
     case judge(fresh: Bool)
     /// Refuse it unjudged.
@@ -130,7 +152,7 @@ enum AnswerGate: Equatable {
 extension SignInLimits {
     /// True when the user's record (nil: none) has reached ``captchaStepUpAfterFailures`` wrong answers in the
     /// failure window, with step-ups on.
-    func asksForStepUp(_ current: StateRecord?, now: Int64) -> Bool {
+    public func asksForStepUp(_ current: StateRecord?, now: Int64) -> Bool {
         guard captchaStepUpAfterFailures > 0, let current else { return false }
         return SlidingCount(current, "failures", window: failureWindowSeconds, now: now).value >= captchaStepUpAfterFailures
     }
@@ -139,7 +161,7 @@ extension SignInLimits {
     /// failure budget is spent (unless the sign-in passed a step-up CAPTCHA, or the answer is to a delivered live
     /// code with some of its own budget left), not before the delay of the last wrong answer is over, and, for a step
     /// that delivers its answer, not unless `seal` is the live code.
-    func gate(
+    public func gate(
         _ current: StateRecord?, seal: ChallengeSeal, requiresLiveCode: Bool, passedStepUp: Bool, now: Int64
     ) -> AnswerGate {
         let record = current ?? StateRecord(fields: [:], expiresAt: now)
@@ -162,7 +184,7 @@ extension SignInLimits {
 
     /// Counts a wrong answer into `record`: one more failure in the window, one fewer answer left on the live code's
     /// own budget when it drew on it, and the time before which the next answer is not judged.
-    func countFailure(in record: inout StateRecord, fresh: Bool, now: Int64) {
+    public func countFailure(in record: inout StateRecord, fresh: Bool, now: Int64) {
         let failures = SlidingCount(record, "failures", window: failureWindowSeconds, now: now)
         let delay = failureDelay(afterFailures: failures.value + 1)
         failures.adding(1, to: &record)
@@ -172,32 +194,9 @@ extension SignInLimits {
     }
 }
 
-/// The limits applied to one store. Field names are short: they are stored in every record.
-struct SignInLimiter {
-    let limits: SignInLimits
-    let store: any StateStore
-    /// Keys the record names (``StateKey``), so that the table holds no user name.
-    let recordKey: [UInt8]
-    /// The records this process saw last, so that a decision usually costs one conditional write and no read.
-    let seen = SeenRecords()
-    /// The most conditional writes one decision makes before giving up; each lost one returns the winning record.
-    /// Forty answers to one user at once from eight functions all get decided within it (a test holds it to that).
-    static let maximumAttempts = 16
-    /// The longest pause before trying again after a lost write; pauses are random up to a bound that doubles with
-    /// each loss, so that writers who met once do not meet again in step.
-    static let longestBackoffMilliseconds: Int64 = 128
-
-    /// The name of a user's record: by `sub` for a real user (so that user names differing only in case, in a
-    /// case-sensitive pool, never share one), by the lower-cased name for an unknown one (who has no `sub`).
-    func key(for user: UserIdentity, attributes: [String: String], userNotFound: Bool) -> String {
-        if !userNotFound, let sub = attributes["sub"], !sub.isEmpty {
-            return StateKey.derive(secret: recordKey, userPoolId: user.userPoolId, userName: "sub\u{0}" + sub)
-        }
-        return StateKey.derive(secret: recordKey, userPoolId: user.userPoolId, userName: user.userName.lowercased())
-    }
-
-    /// Decides whether a fresh code for `seal` may go out by `channel` (`delivers` false when nothing would be sent
-    /// anyway), and records it as the live code when it may.
+extension SignInLimits {
+    /// Decides from the user's record (nil: none) whether a fresh code for `seal` may go out by `channel` (`delivers` false when nothing would be sent
+    /// anyway), and the record that names it as the live code when it may (nil: nothing to write).
     ///
     /// A live code is reused only for the same step and channel, and only if it was delivered or this Create would
     /// deliver nothing either; only delivered messages count against the send throttle. So a Create whose channel
@@ -205,35 +204,33 @@ struct SignInLimiter {
     ///
     /// With `admitsStepUp`, a user whose wrong answers reached `CAPTCHA_STEP_UP_AFTER_FAILURES` is sent nothing and
     /// asked for a CAPTCHA first (``SendDecision/stepUp``), before any code is reused or counted.
-    func decideSend(
-        key: String, seal: ChallengeSeal, channel: MessageChannel?, delivers: Bool, admitsStepUp: Bool, now: Int64
-    ) throws(StateStoreError) -> SendDecision {
-        try update(key, now: now) { current in
-            if admitsStepUp, limits.asksForStepUp(current, now: now) { return (.stepUp, nil) }
-            let record = current ?? StateRecord(fields: [:], expiresAt: now)
-            if let live = record.liveSeal, live.stepIndex == seal.stepIndex, live.kind == seal.kind, live.expiresAt > now,
-               record.text("channel") == (channel?.rawValue ?? ""), record.number("delivered") == 1 || !delivers,
-               let sentAt = record.number("sentAt"), now - sentAt < limits.resendAfterSeconds
-            {
-                return (.reuse(live, secondsAgo: now - sentAt), nil)
-            }
-            var changed = record
-            if delivers {
-                let sends = SlidingCount(record, "sends", window: limits.sendWindowSeconds, now: now)
-                guard sends.value < limits.maxSendsPerWindow else { return (.throttled, nil) }
-                sends.adding(1, to: &changed)
-            }
-            changed.fields["seal"] = .string(seal.metadata)
-            changed.fields["sentAt"] = .number(now)
-            changed.fields["channel"] = .string(channel?.rawValue ?? "")
-            changed.fields["delivered"] = .number(delivers ? 1 : 0)
-            changed.fields["fresh"] = delivers && limits.freshCodeAttempts > 0 ? .number(limits.freshCodeAttempts) : nil
-            changed.expiresAt = max(changed.expiresAt, seal.expiresAt)
-            return (.proceed, changed)
+    public func sendDecision(
+        _ current: StateRecord?, seal: ChallengeSeal, channel: MessageChannel?, delivers: Bool, admitsStepUp: Bool, now: Int64
+    ) -> (SendDecision, StateRecord?) {
+        if admitsStepUp, asksForStepUp(current, now: now) { return (.stepUp, nil) }
+        let record = current ?? StateRecord(fields: [:], expiresAt: now)
+        if let live = record.liveSeal, live.stepIndex == seal.stepIndex, live.kind == seal.kind, live.expiresAt > now,
+           record.text("channel") == (channel?.rawValue ?? ""), record.number("delivered") == 1 || !delivers,
+           let sentAt = record.number("sentAt"), now - sentAt < resendAfterSeconds
+        {
+            return (.reuse(live, secondsAgo: now - sentAt), nil)
         }
+        var changed = record
+        if delivers {
+            let sends = SlidingCount(record, "sends", window: sendWindowSeconds, now: now)
+            guard sends.value < maxSendsPerWindow else { return (.throttled, nil) }
+            sends.adding(1, to: &changed)
+        }
+        changed.fields["seal"] = .string(seal.metadata)
+        changed.fields["sentAt"] = .number(now)
+        changed.fields["channel"] = .string(channel?.rawValue ?? "")
+        changed.fields["delivered"] = .number(delivers ? 1 : 0)
+        changed.fields["fresh"] = delivers && freshCodeAttempts > 0 ? .number(freshCodeAttempts) : nil
+        changed.expiresAt = max(changed.expiresAt, seal.expiresAt)
+        return (.proceed, changed)
     }
 
-    /// Records a judged answer to `seal` and says what it counts as, in one conditional write: a wrong answer spends
+    /// Records a judged answer to `seal` and says what it counts as, from the user's record (nil: none), with the record to write (nil: nothing): a wrong answer spends
     /// the failure budget (or the live code's own budget, once the window's is spent) and sets the delay before the
     /// next answer is judged; a right one is accepted only if the write that uses it up succeeds (for a delivered
     /// code: the record still names it as the live code, and the write removes it; for a step that gave a sequence:
@@ -243,104 +240,51 @@ struct SignInLimiter {
     /// A user without a record is judged: every code sent leaves a record that lives at least as long as the code,
     /// so this only happens to a store that was emptied (a local memory store after a restart), and the seal itself
     /// still has to match; the write that records the answer then creates the record, so it is used only once.
-    func decideAnswer(
-        key: String, seal: ChallengeSeal, correct: Bool, usedSequence: Int64?, requiresLiveCode: Bool, passedStepUp: Bool,
-        now: Int64
-    ) throws(StateStoreError) -> AnswerDecision {
-        try update(key, now: now) { current in
-            let fresh: Bool
-            switch limits.gate(current, seal: seal, requiresLiveCode: requiresLiveCode, passedStepUp: passedStepUp, now: now) {
-            case .refuse(let decision): return (decision, nil)
-            case .judge(let drawsOnCode): fresh = drawsOnCode
-            }
-            var changed = current ?? StateRecord(fields: [:], expiresAt: now)
-            let usedField = "used_" + seal.kind.rawValue
-            if correct, let usedSequence, let last = changed.number(usedField), usedSequence <= last {
-                limits.countFailure(in: &changed, fresh: fresh, now: now)
-                return (.replayed, changed)
-            }
-            guard correct else {
-                limits.countFailure(in: &changed, fresh: fresh, now: now)
-                return (.rejected, changed)
-            }
-            if requiresLiveCode {
-                changed.fields["seal"] = nil
-                changed.fields["fresh"] = nil
-                changed.expiresAt = max(changed.expiresAt, seal.expiresAt)
-            }
-            if let usedSequence {
-                changed.fields[usedField] = .number(usedSequence)
-                // Kept for as long as the step may accept the same answer again (a day covers any clock drift).
-                changed.expiresAt = max(changed.expiresAt, now + 86_400)
-            }
-            return (.accepted, changed)
+    public func answerDecision(
+        _ current: StateRecord?, seal: ChallengeSeal, correct: Bool, usedSequence: Int64?, requiresLiveCode: Bool,
+        passedStepUp: Bool, now: Int64
+    ) -> (AnswerDecision, StateRecord?) {
+        let fresh: Bool
+        switch gate(current, seal: seal, requiresLiveCode: requiresLiveCode, passedStepUp: passedStepUp, now: now) {
+        case .refuse(let decision): return (decision, nil)
+        case .judge(let drawsOnCode): fresh = drawsOnCode
         }
-    }
-
-    /// True when the user's wrong answers reached `CAPTCHA_STEP_UP_AFTER_FAILURES`, read from the store (for a step
-    /// that sends nothing, whose Create decides nothing else there).
-    func asksForStepUp(key: String, now: Int64) throws(StateStoreError) -> Bool {
-        try update(key, now: now) { current in (limits.asksForStepUp(current, now: now), nil) }
-    }
-
-    /// Decides from the record believed live and writes the change on that record's version; a lost write hands back
-    /// the winning record, and the decision is made again from it. A decision that writes nothing is confirmed with
-    /// a read when it was made from a record only remembered.
-    func update<Result>(
-        _ key: String, now: Int64, _ decide: (StateRecord?) -> (Result, StateRecord?)
-    ) throws(StateStoreError) -> Result {
-        var believed = seen[key, now]
-        var confirmed = false
-        var losses = 0
-        for _ in 0..<Self.maximumAttempts {
-            let (result, changed) = decide(believed)
-            guard let changed else {
-                if confirmed { return result }
-                believed = try store.read(key, now: now)
-                seen[key, now] = believed
-                confirmed = true
-                continue
-            }
-            switch try store.write(key, changed, expectedVersion: believed?.version, now: now) {
-            case .written(let version):
-                var stored = changed
-                stored.version = version
-                seen[key, now] = stored
-                return result
-            case .conflict(let current):
-                believed = current
-                seen[key, now] = current
-                confirmed = true
-                losses += 1
-                Pause.sleep(Self.backoff(afterLosses: losses))
-            }
+        var changed = current ?? StateRecord(fields: [:], expiresAt: now)
+        let usedField = "used_" + seal.kind.rawValue
+        if correct, let usedSequence, let last = changed.number(usedField), usedSequence <= last {
+            countFailure(in: &changed, fresh: fresh, now: now)
+            return (.replayed, changed)
         }
-        throw .contended(key: key, attempts: Self.maximumAttempts)
-    }
-}
-
-extension SignInLimiter {
-    /// A random pause of up to 2^`losses` ms, at most ``longestBackoffMilliseconds``.
-    static func backoff(afterLosses losses: Int) -> Duration {
-        let boundMicroseconds = UInt64(min(Int64(1) << min(losses, 20), longestBackoffMilliseconds) * 1000)
-        let random = (try? SystemRandom().bytes(count: 8))?.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } ?? 0
-        // Cosmetic: the bias of `%` on 64 random bits does not matter for a pause.
-        return .microseconds(Int64(random % boundMicroseconds))
+        guard correct else {
+            countFailure(in: &changed, fresh: fresh, now: now)
+            return (.rejected, changed)
+        }
+        if requiresLiveCode {
+            changed.fields["seal"] = nil
+            changed.fields["fresh"] = nil
+            changed.expiresAt = max(changed.expiresAt, seal.expiresAt)
+        }
+        if let usedSequence {
+            changed.fields[usedField] = .number(usedSequence)
+            // Kept for as long as the step may accept the same answer again (a day covers any clock drift).
+            changed.expiresAt = max(changed.expiresAt, now + 86_400)
+        }
+        return (.accepted, changed)
     }
 }
 
 /// A count over a sliding window, estimated from two fixed windows: the previous window's count weighted by the
 /// part of it the sliding window still covers, plus the current window's count.
-struct SlidingCount {
-    let field: String
-    let window: Int64
-    let windowStart: Int64
-    let current: Int64
-    let previous: Int64
+public struct SlidingCount: Sendable {
+    public let field: String
+    public let window: Int64
+    public let windowStart: Int64
+    public let current: Int64
+    public let previous: Int64
     /// The estimate, rounded up.
-    let value: Int64
+    public let value: Int64
 
-    init(_ record: StateRecord, _ field: String, window: Int64, now: Int64) {
+    public init(_ record: StateRecord, _ field: String, window: Int64, now: Int64) {
         self.field = field
         self.window = window
         windowStart = now - now % window
@@ -357,7 +301,7 @@ struct SlidingCount {
     }
 
     /// Writes the count with `amount` more into `record`, which then lives as long as the count matters.
-    func adding(_ amount: Int64, to record: inout StateRecord) {
+    public func adding(_ amount: Int64, to record: inout StateRecord) {
         record.fields[field + "Window"] = .number(windowStart)
         record.fields[field] = .number(current + amount)
         record.fields[field + "Previous"] = .number(previous)
@@ -365,35 +309,20 @@ struct SlidingCount {
     }
 }
 
-/// The last record this process saw under each key, a guess that a conditional write checks. Bounded: when full, it
-/// starts again empty.
-final class SeenRecords: Sendable {
-    private let records = PosixLock<[String: StateRecord]>([:])
-    static let capacity = 4096
-
-    /// The remembered live record (nil: none remembered, or it expired).
-    subscript(key: String, now: Int64) -> StateRecord? {
-        get { records.withLock { $0[key].flatMap { $0.isExpired(at: now) ? nil : $0 } } }
-        set {
-            records.withLock { records in
-                if records.count >= Self.capacity, records[key] == nil { records.removeAll(keepingCapacity: true) }
-                records[key] = newValue
-            }
-        }
-    }
-}
-
 extension StateRecord {
-    var liveSeal: ChallengeSeal? {
+    /// The live code's seal the record names, if any.
+    public var liveSeal: ChallengeSeal? {
         text("seal").flatMap(ChallengeSeal.init(metadata:))
     }
 
-    func text(_ name: String) -> String? {
+    /// The string field `name`, if it holds one.
+    public func text(_ name: String) -> String? {
         guard case .string(let value)? = fields[name] else { return nil }
         return value
     }
 
-    func number(_ name: String) -> Int64? {
+    /// The number field `name`, if it holds one.
+    public func number(_ name: String) -> Int64? {
         guard case .number(let value)? = fields[name] else { return nil }
         return value
     }
