@@ -9,7 +9,11 @@ import CognitoTriggers
 /// PASSWORD_VERIFIER entries for flows that start with SRP; until Define issues tokens or fails.
 ///
 /// Time is simulated: it starts at ``now`` and moves on by ``secondsPerCall`` after every call, and by an answer's
-/// own delay, so that expiry can be tested without waiting. Usable from XCTest and Swift Testing alike.
+/// own delay, so that expiry can be tested without waiting. With ``limits`` set, the limits across sign-ins are
+/// simulated too, by the same decisions the function makes, from a record of the user kept across the simulator's
+/// sign-ins (``limitsRecord``): a retried Create gets the same code, the send throttle withholds messages, the
+/// failure budget and the delays refuse answers unjudged, and step-ups put a CAPTCHA first. Usable from XCTest and
+/// Swift Testing alike.
 public struct SignInSimulator {
     /// The decisions being driven.
     public let engine: ChallengeFlowEngine
@@ -31,6 +35,11 @@ public struct SignInSimulator {
     public var createCallsPerChallenge = 1
     /// The simulated time, in Unix seconds.
     public var now: Int64
+    /// The limits across sign-ins to simulate; nil (the default for a flow) simulates none, as a function without
+    /// `STATE_STORE`. The pool's budgets are not simulated: a simulator signs one user in.
+    public var limits: SignInLimits?
+    /// The user's record of the limits, as the function's state store would hold it after the sign-ins so far.
+    public private(set) var limitsRecord: StateRecord?
 
     /// The session as Cognito keeps it.
     public private(set) var session: [SessionEntry] = []
@@ -80,12 +89,14 @@ public struct SignInSimulator {
         self.init(engine: engine, user: user, userAttributes: userAttributes, now: now)
     }
 
-    /// A simulator for the engine a trigger configuration describes (`CHALLENGE_FLOW`, its steps and policy).
+    /// A simulator for the engine a trigger configuration describes (`CHALLENGE_FLOW`, its steps and policy), with
+    /// its limits across sign-ins when it names a `STATE_STORE`.
     public init(
         configuration: TriggerConfiguration, user: UserIdentity = SignInSimulator.defaultUser,
         userAttributes: [String: String] = SignInSimulator.defaultAttributes, now: Int64 = 1_700_000_000
     ) throws(ConfigurationError) {
         self.init(engine: try configuration.makeEngine(), user: user, userAttributes: userAttributes, now: now)
+        if configuration.stateStore.backend != .none { limits = configuration.limits }
     }
 
     /// `jane` in the pool `us-east-1_EXAMPLE`.
@@ -138,10 +149,9 @@ public struct SignInSimulator {
     private mutating func answerCustomChallenge(_ answer: SimulatedAnswer) throws {
         var issued: IssuedChallenge?
         for _ in 0..<max(1, createCallsPerChallenge) {
-            let made = try engine.create(
-                SimulatedRequests.create(
-                    session: session, attributes: attributes, userNotFound: userNotFound, clientMetadata: clientMetadata),
-                user: user, now: now)
+            let request = try SimulatedRequests.create(
+                session: session, attributes: attributes, userNotFound: userNotFound, clientMetadata: clientMetadata)
+            let made = try withinLimits(try engine.create(request, user: user, now: now), request: request)
             if let message = made.delivery { delivered.append(message) }
             challenges.append(made)
             record(.create(made.kind, sent: made.delivery != nil))
@@ -150,15 +160,61 @@ public struct SignInSimulator {
         guard let issued else { return }
         now += answer.delaySeconds
         let typed = typedAnswer(answer.choice, to: issued)
-        let outcome = engine.verify(
-            try SimulatedRequests.verify(
-                privateParameters: issued.seal.privateParameters, answer: typed, attributes: attributes,
-                userNotFound: userNotFound, clientMetadata: clientMetadata),
-            user: user, now: now)
+        let request = try SimulatedRequests.verify(
+            privateParameters: issued.response.privateChallengeParameters ?? [:], answer: typed, attributes: attributes,
+            userNotFound: userNotFound, clientMetadata: clientMetadata)
+        let outcome = withinLimits(engine.verdict(on: request, user: user, now: now), to: issued, request: request)
         record(.verify(outcome))
         session.append(
             SessionEntry(
                 challengeName: .customChallenge, challengeResult: outcome.isCorrect, challengeMetadata: issued.seal.metadata))
+    }
+
+    /// The user's record of the limits as the store would give it now: nil once it expired.
+    private var liveLimitsRecord: StateRecord? {
+        limitsRecord.flatMap { $0.isExpired(at: now) ? nil : $0 }
+    }
+
+    /// The challenge Create returns once the limits decided on `made`, as the function's Create does: the code sent,
+    /// an earlier one reused, the message withheld, or a step-up CAPTCHA in its place.
+    private mutating func withinLimits(_ made: IssuedChallenge, request: CreateAuthChallengeRequest) throws -> IssuedChallenge {
+        guard let limits else { return made }
+        let admitsStepUp = engine.admitsStepUp(request)
+        guard engine.step(for: made.kind)?.deliversAnswer == true, !made.reusedEarlierCode else {
+            guard admitsStepUp, limits.asksForStepUp(liveLimitsRecord, now: now) else { return made }
+            return try engine.createStepUp(request, user: user, now: now)
+        }
+        let (decision, changed) = limits.sendDecision(
+            liveLimitsRecord, seal: made.seal, channel: made.channel, delivers: made.delivery != nil,
+            admitsStepUp: admitsStepUp, now: now)
+        if let changed { limitsRecord = changed }
+        switch decision {
+        case .proceed: return made
+        case .reuse(let live, _): return engine.reusing(live, for: made, now: now)
+        case .throttled: return engine.withholding(made)
+        case .stepUp: return try engine.createStepUp(request, user: user, now: now)
+        }
+    }
+
+    /// What an answer to `issued` counts as once the limits decided on `verdict`, as the function's Verify does.
+    private mutating func withinLimits(
+        _ verdict: Verdict, to issued: IssuedChallenge, request: VerifyAuthChallengeResponseRequest
+    ) -> VerifyOutcome {
+        guard let limits, let step = engine.step(for: issued.kind), step.provesIdentity || step.deliversAnswer,
+              verdict.outcome != .notIssuedByThisFlow, verdict.outcome != .retiredKey
+        else { return verdict.outcome }
+        let (decision, changed) = limits.answerDecision(
+            liveLimitsRecord, seal: issued.seal, correct: verdict.outcome.isCorrect, usedSequence: verdict.usedSequence,
+            requiresLiveCode: step.deliversAnswer,
+            passedStepUp: request.privateChallengeParameters[IssuedChallenge.passedStepUpParameter] == "true", now: now)
+        if let changed { limitsRecord = changed }
+        switch decision {
+        case .accepted, .rejected: return verdict.outcome
+        case .failureBudgetSpent: return .refused("not judged: MAX_FAILURES_PER_WINDOW wrong answers reached")
+        case .notTheLiveCode: return .refused("not judged: not the user's live code")
+        case .replayed: return .refused("accepted before, and may be used only once")
+        case .tooEarly(let secondsLeft): return .refused("not judged: too soon after a wrong answer (\(secondsLeft) s left)")
+        }
     }
 
     /// The right answer to `issued`: the step's own, or else the last code delivered in this simulation.

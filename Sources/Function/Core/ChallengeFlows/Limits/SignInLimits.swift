@@ -234,7 +234,7 @@ extension SignInLimits {
     /// the failure budget (or the live code's own budget, once the window's is spent) and sets the delay before the
     /// next answer is judged; a right one is accepted only if the write that uses it up succeeds (for a delivered
     /// code: the record still names it as the live code, and the write removes it; for a step that gave a sequence:
-    /// it is above the last one used, and the write records it). What ``SignInLimits/gate(_:seal:requiresLiveCode:now:)``
+    /// it is above the last one used, and the write records it). What ``SignInLimits/gate(_:seal:requiresLiveCode:passedStepUp:now:)``
     /// refuses is refused unjudged, whether the answer was right or not.
     ///
     /// A user without a record is judged: every code sent leaves a record that lives at least as long as the code,
