@@ -105,7 +105,7 @@ struct DefineTests {
         let afterCaptcha: [SessionEntry] = [.custom(.captcha, correct: true)]
         #expect(engine.define(try Requests.define(afterCaptcha)) == .present(.customChallenge))
         let progress = FlowProgress(session: afterCaptcha, flow: engine.flow, policy: engine.policy)
-        #expect(progress == .customStep(index: 1, kind: .emailCode, attempt: 1, previousSeal: nil))
+        #expect(progress == .customStep(index: 1, kind: .emailCode, attempt: 1, previousSeal: nil, passedStepUp: true))
         #expect(FlowProgress(session: [], flow: engine.flow, policy: engine.policy)
             == .customStep(index: 0, kind: .captcha, attempt: 1, previousSeal: nil))
     }
@@ -122,10 +122,11 @@ struct DefineTests {
             == .customStep(index: 0, kind: .emailCode, attempt: 3, previousSeal: nil))
         #expect(FlowProgress(session: [failed, failed, failed], flow: engine.flow, policy: engine.policy, admitsStepUp: true)
             == .failed(.tooManyWrongAnswers(.captcha)))
-        // In a flow with a CAPTCHA step, a CAPTCHA at its position is that step, never a step-up.
+        // In a flow with a CAPTCHA step, a CAPTCHA at its position is that step, never a step-up; passed, it counts
+        // as one.
         let composed = try Fixture.engine("captcha-email-code")
         #expect(FlowProgress(session: [passed], flow: composed.flow, policy: composed.policy, admitsStepUp: true)
-            == .customStep(index: 1, kind: .emailCode, attempt: 1, previousSeal: nil))
+            == .customStep(index: 1, kind: .emailCode, attempt: 1, previousSeal: nil, passedStepUp: true))
     }
 
     @Test("progress counts attempts and carries the seal of the last wrong answer")

@@ -167,6 +167,21 @@ extension SignInLimitsTests {
         #expect(try verify(handler, code, answer: TimeCodeStep.code(clock.read() / 30)))
     }
 
+    @Test("in captcha-email-code the flow's own CAPTCHA counts as the step-up: no second CAPTCHA, the code is judged past the budget")
+    func theFlowsCaptchaIsTheStepUp() throws {
+        let handler = try stepUpHandler(after: 1, ["CHALLENGE_FLOW": "captcha-email-code", "MAX_FAILURES_PER_WINDOW": "1"])
+        let captchaCreate = try Self.event("captcha-email-code/02-create-captcha.json")
+        let first = try created(handler, captchaCreate)
+        #expect(try verify(handler, first, answer: try captchaAnswer(first)))
+        guard case .create(let code) = try handler.handle(next(.createAuthChallenge, after: first, passed: true)).event else {
+            throw CorpusError(message: "not a Create")
+        }
+        #expect(code.response.publicChallengeParameters?["challenge"] == "EMAIL_CODE")
+        #expect(code.response.privateChallengeParameters?[IssuedChallenge.passedStepUpParameter] == "true")
+        #expect(try summaries(handler, code, answers: 1) == ["answer wrong"], "the budget of one is spent")
+        #expect(try verify(handler, code, answer: try #require(delivery.messages.last?.code)), "judged after the CAPTCHA")
+    }
+
     @Test("below the threshold, or with step-ups off, nothing changes: the code comes first")
     func noStepUpBelowTheThreshold() throws {
         let handler = try stepUpHandler(after: 4)

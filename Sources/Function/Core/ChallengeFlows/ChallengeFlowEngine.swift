@@ -165,7 +165,7 @@ public struct ChallengeFlowEngine: Sendable {
         return IssuedChallenge(
             kind: kind, seal: seal, publicParameters: publicParameters, delivery: delivery,
             reusedEarlierCode: reused, unusableAddress: made.unusableAddress, channel: channel,
-            passedStepUp: due.passedStepUp)
+            passedStepUp: stepUp != nil && due.passedStepUp)
     }
 
     /// The same challenge answered with `live`, a code sent earlier (in another sign-in) that is still valid:

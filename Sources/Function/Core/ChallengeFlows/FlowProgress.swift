@@ -5,8 +5,8 @@ public enum FlowProgress: Sendable, Equatable {
     /// SRP_A is done; Cognito's PASSWORD_VERIFIER comes next.
     case awaitingPasswordVerifier
     /// A custom step is due: its index, its kind, which attempt this is (1-based), the seal of the previous attempt
-    /// at the same step, if the last answer to it was wrong, and whether the sign-in has passed a step-up CAPTCHA
-    /// (see ``ChallengeFlowEngine/stepUp``). At a position with choices the kind is the chosen step's once one was
+    /// at the same step, if the last answer to it was wrong, and whether the sign-in has passed a CAPTCHA (a step-up,
+    /// see ``ChallengeFlowEngine/stepUp``, or a CAPTCHA step of the flow). At a position with choices the kind is the chosen step's once one was
     /// issued there, and the first choice's before.
     case customStep(index: Int, kind: ChallengeKind, attempt: Int, previousSeal: ChallengeSeal?, passedStepUp: Bool = false)
     /// Every step has been passed.
@@ -78,6 +78,8 @@ public enum FlowProgress: Sendable, Equatable {
                 return
             }
             if entry.challengeResult {
+                // A CAPTCHA step of the flow, passed, is as good as a step-up: one CAPTCHA per sign-in is enough.
+                if seal.kind == .captcha { passedStepUp = true }
                 stepIndex += 1
                 wrongAnswers = 0
                 lastFailedSeal = nil
@@ -107,7 +109,7 @@ extension FlowProgress: CustomStringConvertible {
         switch self {
         case .awaitingPasswordVerifier: "Cognito's \"PASSWORD_VERIFIER\" is due"
         case .customStep(let index, let kind, let attempt, _, let passedStepUp):
-            "step \(index + 1) (\"\(kind.rawValue)\"), attempt \(attempt)\(passedStepUp ? " after a step-up CAPTCHA" : ""), is due"
+            "step \(index + 1) (\"\(kind.rawValue)\"), attempt \(attempt)\(passedStepUp ? " after a CAPTCHA" : ""), is due"
         case .complete: "every step has been passed"
         case .failed(let failure): "the sign-in has failed: \(failure)"
         }
