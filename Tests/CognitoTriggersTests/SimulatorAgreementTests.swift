@@ -68,6 +68,45 @@ struct SimulatorAgreementTests {
         #expect(compared >= 2 * Self.scripts.count * 2, "every script walked for real and unknown users")
     }
 
+    /// The events of the corpus that a trigger answers (not the passkey API's, not those that must fail).
+    static let triggerEvents = ((try? CorpusEvent.all()) ?? []).filter {
+        !$0.isHTTPAPIEvent && $0.expectation["error"] == nil
+    }
+
+    /// Every event of Events/, answered by the trigger handler and decided by the simulator's engine (with the
+    /// simulator's limits where the event's settings name a store): Define the same response, Create the same
+    /// kind of challenge with the same public parameters (values that are drawn at random aside) and the same
+    /// delivery or none, Verify the same verdict.
+    @Test(arguments: triggerEvents)
+    func simulatorAgreesOnTheCorpus(_ event: CorpusEvent) throws {
+        let configuration = try TriggerConfiguration(environment: event.environment(outbox: "/dev/null"))
+        let delivery = RecordingDelivery()
+        let handler = try CognitoTriggerHandler(configuration: configuration, delivery: delivery, clock: { CorpusEvent.now })
+        let simulator = try SignInSimulator(configuration: configuration, now: CorpusEvent.now)
+        #expect((simulator.limits != nil) == (configuration.stateStore.backend != .none))
+        let answered = try handler.handle(event.bytes).event
+        let user = UserIdentity(userPoolId: answered.header.userPoolId ?? "", userName: answered.header.userName)
+        switch answered {
+        case .define(let define):
+            #expect(simulator.engine.define(define.request).response == define.response, "\(event.name)")
+        case .create(let create):
+            let issued = try simulator.engine.create(create.request, user: user, now: CorpusEvent.now)
+            let parameters = create.response.publicChallengeParameters ?? [:]
+            #expect(issued.publicParameters.keys.sorted() == parameters.keys.sorted(), "\(event.name)")
+            for key in ["challenge", "attemptsLeft", "destination", "codeLength", "expiresInSeconds", "methods"] {
+                #expect(issued.publicParameters[key] == parameters[key], "\(event.name): \(key)")
+            }
+            #expect((issued.delivery != nil) == !delivery.messages.isEmpty, "\(event.name)")
+        case .verify(let verify):
+            let step = simulator.engine.step(for: ChallengeSeal(privateParameters: verify.request.privateChallengeParameters)?.kind ?? .emailCode)
+            // A provider's widget token is checked by siteverify, and a step that keeps a record per user (a
+            // passkey) judges from that record: the engine alone cannot judge either.
+            guard configuration.captchaProvider == nil, step?.keepsUserRecord != true else { return }
+            let verdict = simulator.engine.verdict(on: verify.request, user: user, now: CorpusEvent.now)
+            #expect(verdict.outcome.isCorrect == (verify.response.answerCorrect == true), "\(event.name): \(verdict.outcome)")
+        }
+    }
+
     /// The corpus's first Define for jane with `session`.
     static func defineEvent(session: [SessionEntry], userNotFound: Bool) throws -> [UInt8] {
         let bytes = Array(try Data(contentsOf: CorpusEvent.eventsDirectory.appendingPathComponent("email-code/01-define-start.json")))
