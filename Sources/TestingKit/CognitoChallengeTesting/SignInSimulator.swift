@@ -175,28 +175,26 @@ public struct SignInSimulator {
         limitsRecord.flatMap { $0.isExpired(at: now) ? nil : $0 }
     }
 
-    /// The challenge Create returns once the limits decided on `made`, as the function's Create does: the code sent,
-    /// an earlier one reused, the message withheld, or a step-up CAPTCHA in its place.
+    /// The challenge Create returns once the limits decided on `made`, by the plan the function's Create carries out:
+    /// the code sent, an earlier one reused, the message withheld, or a step-up CAPTCHA in its place.
     private mutating func withinLimits(_ made: IssuedChallenge, request: CreateAuthChallengeRequest) throws -> IssuedChallenge {
         guard let limits else { return made }
         let admitsStepUp = engine.admitsStepUp(request)
-        guard engine.step(for: made.kind)?.deliversAnswer == true, !made.reusedEarlierCode else {
-            guard admitsStepUp, limits.asksForStepUp(liveLimitsRecord, now: now) else { return made }
-            return try engine.createStepUp(request, user: user, now: now)
+        var decision: SendDecision?
+        if engine.step(for: made.kind)?.deliversAnswer == true, !made.reusedEarlierCode {
+            let changed: StateRecord?
+            (decision, changed) = limits.sendDecision(
+                liveLimitsRecord, seal: made.seal, channel: made.channel, delivers: made.delivery != nil,
+                admitsStepUp: admitsStepUp, now: now)
+            if let changed { limitsRecord = changed }
+        } else if admitsStepUp, limits.asksForStepUp(liveLimitsRecord, now: now) {
+            decision = .stepUp
         }
-        let (decision, changed) = limits.sendDecision(
-            liveLimitsRecord, seal: made.seal, channel: made.channel, delivers: made.delivery != nil,
-            admitsStepUp: admitsStepUp, now: now)
-        if let changed { limitsRecord = changed }
-        switch decision {
-        case .proceed: return made
-        case .reuse(let live, _): return engine.reusing(live, for: made, now: now)
-        case .throttled: return engine.withholding(made)
-        case .stepUp: return try engine.createStepUp(request, user: user, now: now)
-        }
+        return try engine.plan(made, after: decision, request: request, user: user, now: now, limits: limits).challenge
     }
 
-    /// What an answer to `issued` counts as once the limits decided on `verdict`, as the function's Verify does.
+    /// What an answer to `issued` counts as once the limits decided on `verdict`, as the function's Verify concludes:
+    /// the verdict when the answer was judged, else refused with the limit's words.
     private mutating func withinLimits(
         _ verdict: Verdict, to issued: IssuedChallenge, request: VerifyAuthChallengeResponseRequest
     ) -> VerifyOutcome {
@@ -208,13 +206,8 @@ public struct SignInSimulator {
             requiresLiveCode: step.deliversAnswer,
             passedStepUp: request.privateChallengeParameters[IssuedChallenge.passedStepUpParameter] == "true", now: now)
         if let changed { limitsRecord = changed }
-        switch decision {
-        case .accepted, .rejected: return verdict.outcome
-        case .failureBudgetSpent: return .refused("not judged: MAX_FAILURES_PER_WINDOW wrong answers reached")
-        case .notTheLiveCode: return .refused("not judged: not the user's live code")
-        case .replayed: return .refused("accepted before, and may be used only once")
-        case .tooEarly(let secondsLeft): return .refused("not judged: too soon after a wrong answer (\(secondsLeft) s left)")
-        }
+        if decision == .accepted || decision == .rejected { return verdict.outcome }
+        return .refused(VerifyConclusion(verdict, after: decision, limits: limits).summary)
     }
 
     /// The right answer to `issued`: the step's own, or else the last code delivered in this simulation.

@@ -114,29 +114,36 @@ public final class CognitoTriggerHandler {
 
         case .create(var create):
             facts.trigger = .create
-            let (issued, note) = try createChallenge(create.request, user: user, facts: &facts)
-            create.response = issued.response
-            let warning = issued.unusableAddress.map {
-                "No code was sent because \($0); the user was answered as an unknown user."
-            }
-            let summary = summary(of: issued, userNotFound: create.request.userNotFound)
-            return TriggerResult(
-                event: .create(create), summary: note.map { "\(summary) (\($0))" } ?? summary, warning: warning,
-                facts: facts)
+            let plan = try createChallenge(create.request, user: user, facts: &facts)
+            create.response = plan.challenge.response
+            return TriggerResult(event: .create(create), summary: plan.summary, warning: plan.warning, facts: facts)
 
         case .verify(var verify):
             facts.trigger = .verify
-            let (correct, summary, warning) = try verifyAnswer(verify.request, user: user, facts: &facts)
-            verify.response = VerifyAuthChallengeResponseResponse(answerCorrect: correct)
-            return TriggerResult(event: .verify(verify), summary: summary, warning: warning, facts: facts)
+            let conclusion = try verifyAnswer(verify.request, user: user, facts: &facts)
+            facts.outcome = switch conclusion.outcome {
+            case .correct: .correct
+            case .wrong: .wrong
+            case .expired: .expired
+            case .decoy: .decoy
+            case .refused: .refused
+            case .budgetExhausted: .budgetExhausted
+            case .notLiveCode: .notLiveCode
+            case .replayed: .replayed
+            case .tooEarly: .tooEarly
+            case .captchaRejected: .captchaRejected
+            }
+            verify.response = VerifyAuthChallengeResponseResponse(answerCorrect: conclusion.correct)
+            return TriggerResult(event: .verify(verify), summary: conclusion.summary, warning: conclusion.warning, facts: facts)
         }
     }
 
-    /// Builds the challenge and sends its code, within the limits across sign-ins; returns a note for the log when
-    /// the limits changed what happened.
+    /// Builds the challenge, has the limits across sign-ins decide on it from the user's record (one conditional
+    /// write), and carries out the plan the core makes of both: delivers its message, or waits as long as a delivery
+    /// would.
     private func createChallenge(
         _ request: CreateAuthChallengeRequest, user: UserIdentity, facts: inout TriggerFacts
-    ) throws(TriggerError) -> (IssuedChallenge, note: String?) {
+    ) throws(TriggerError) -> CreatePlan {
         let now = clock()
         var userRecord: [String: String]?
         if let userRecords, let step = engine.stepDue(for: request), step.keepsUserRecord {
@@ -145,55 +152,41 @@ public final class CognitoTriggerHandler {
                 userNotFound: request.userNotFound, now: now, facts: &facts
             ).record?.stringFields
         }
-        var issued = try issue(facts: &facts) { try engine.create(request, user: user, now: now, userRecord: userRecord) }
+        let issued = try issue(facts: &facts) { try engine.create(request, user: user, now: now, userRecord: userRecord) }
         facts.stepKind = issued.kind
         facts.channel = issued.channel
-        var note: String?
-        var throttled = false
-        var stepUpDue = false
-        let deliversAnswer = engine.step(for: issued.kind)?.deliversAnswer ?? false
-        let admitsStepUp = limiter != nil && engine.admitsStepUp(request)
-        if let limiter, deliversAnswer, !issued.reusedEarlierCode {
-            let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
-            let decision = try consultingStore(facts: &facts) { () throws(StateStoreError) in
-                try limiter.decideSend(
-                    key: key, seal: issued.seal, channel: issued.channel, delivers: issued.delivery != nil,
-                    admitsStepUp: admitsStepUp, now: now)
-            }
-            switch decision {
-            case .proceed:
-                if let message = issued.delivery,
-                   let spent = try reservePoolSend(message, seal: issued.seal, limiter: limiter, user: user, key: key, now: now, facts: &facts)
-                {
-                    issued = engine.withholding(issued)
-                    throttled = true
-                    note = "nothing sent: the pool reached \(spent); the challenge will not verify"
+        var decision: SendDecision?
+        var key: String?
+        if let limiter {
+            let admitsStepUp = engine.admitsStepUp(request)
+            let userKey = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
+            if engine.step(for: issued.kind)?.deliversAnswer == true, !issued.reusedEarlierCode {
+                key = userKey
+                decision = try consultingStore(facts: &facts) { () throws(StateStoreError) in
+                    try limiter.decideSend(
+                        key: userKey, seal: issued.seal, channel: issued.channel, delivers: issued.delivery != nil,
+                        admitsStepUp: admitsStepUp, now: now)
                 }
-            case .reuse(let live, let secondsAgo):
-                issued = engine.reusing(live, for: issued, now: now)
-                note = "nothing sent again: the message sent \(secondsAgo) s ago is still valid"
-            case .throttled:
-                issued = engine.withholding(issued)
-                throttled = true
-                note = "nothing sent: the user reached MAX_SENDS_PER_WINDOW=\(limiter.limits.maxSendsPerWindow); the challenge will not verify"
-            case .stepUp:
-                stepUpDue = true
-            }
-        } else if let limiter, admitsStepUp {
-            let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
-            stepUpDue = try consultingStore(facts: &facts) { () throws(StateStoreError) in
-                try limiter.asksForStepUp(key: key, now: now)
+            } else if admitsStepUp, try consultingStore(facts: &facts, { () throws(StateStoreError) in
+                try limiter.asksForStepUp(key: userKey, now: now)
+            }) {
+                decision = .stepUp
             }
         }
-        if let limiter, stepUpDue {
-            // The step's challenge is dropped unsent; the step comes again once the CAPTCHA is passed.
-            issued = try issue(facts: &facts) { try engine.createStepUp(request, user: user, now: now) }
-            facts.stepKind = issued.kind
-            facts.channel = nil
-            facts.outcome = .steppedUp
-            note = "step-up: the user reached CAPTCHA_STEP_UP_AFTER_FAILURES=\(limiter.limits.captchaStepUpAfterFailures) wrong answers; nothing sent"
+        let limits = limiter?.limits ?? SignInLimits()
+        var plan = try issue(facts: &facts) {
+            try engine.plan(issued, after: decision, request: request, user: user, now: now, limits: limits)
         }
-        if let message = issued.delivery {
+        if let limiter, let key, decision == .proceed, let message = plan.message,
+           let spent = try reservePoolSend(message, seal: issued.seal, limiter: limiter, user: user, key: key, now: now, facts: &facts)
+        {
+            plan = engine.withholding(
+                issued, userNotFound: request.userNotFound,
+                note: "nothing sent: the pool reached \(spent); the challenge will not verify")
+        }
+        facts.stepKind = plan.challenge.kind
+        if plan.outcome == .steppedUp { facts.channel = nil }
+        if let message = plan.message {
             let start = MonotonicInstant.now
             do {
                 defer { facts.deliveryTime = start.duration(to: .now) }
@@ -203,28 +196,22 @@ public final class CognitoTriggerHandler {
                 throw .deliveryFailed(String(describing: error))
             }
             deliveryTimes[message.channel]?.record(start.duration(to: .now))
-            facts.outcome = .sent
-        } else if deliversAnswer, !issued.reusedEarlierCode, !stepUpDue,
-                  throttled || request.userNotFound || issued.unusableAddress != nil
-        {
-            // A real user would have waited for a delivery by this channel here: take as long, so that timing tells
-            // neither unknown users nor users without this channel apart.
-            if let model = deliveryTimes[issued.channel ?? .email] { Pause.sleep(model.drawDelay()) }
+        } else if let channel = plan.imitatedDelivery, let model = deliveryTimes[channel] {
+            Pause.sleep(model.drawDelay())
         }
-        if facts.outcome == nil {
-            facts.outcome =
-                if throttled { .throttled }
-                else if issued.reusedEarlierCode { .reused }
-                else if deliversAnswer && (request.userNotFound || issued.unusableAddress != nil) { .decoy }
-                else { .issued }
+        facts.outcome = switch plan.outcome {
+        case .sent: .sent
+        case .reused: .reused
+        case .throttled: .throttled
+        case .decoy: .decoy
+        case .issued: .issued
+        case .steppedUp: .steppedUp
         }
-        return (issued, note)
+        return plan
     }
 
-    /// Builds a challenge with the engine, reporting its failure as the trigger's.
-    private func issue(
-        facts: inout TriggerFacts, _ build: () throws -> IssuedChallenge
-    ) throws(TriggerError) -> IssuedChallenge {
+    /// Builds a challenge, or the plan for one, with the engine, reporting its failure as the trigger's.
+    private func issue<Built>(facts: inout TriggerFacts, _ build: () throws -> Built) throws(TriggerError) -> Built {
         do {
             return try build()
         } catch let error as CreateChallengeError {
@@ -270,11 +257,11 @@ public final class CognitoTriggerHandler {
         }
     }
 
-    /// Judges an answer, and for a step that proves identity records it within the limits across sign-ins: the
-    /// answer counts as right only if the write that uses it up succeeds.
+    /// Judges an answer, and for a step that proves identity has the limits across sign-ins decide on it from the
+    /// user's record (one conditional write): the answer counts as right only if the write that uses it up succeeds.
     private func verifyAnswer(
         _ request: VerifyAuthChallengeResponseRequest, user: UserIdentity, facts: inout TriggerFacts
-    ) throws(TriggerError) -> (correct: Bool, summary: String, warning: String?) {
+    ) throws(TriggerError) -> VerifyConclusion {
         let now = clock()
         let seal = ChallengeSeal(privateParameters: request.privateChallengeParameters)
         facts.stepKind = seal?.kind
@@ -282,31 +269,16 @@ public final class CognitoTriggerHandler {
             return verifyWidgetToken(request, seal: seal, with: siteverify, now: now, facts: &facts)
         }
         let verdict: Verdict
-        var recordNote: String?
+        var note: String?
         if let userRecords, let seal, let step = engine.step(for: seal.kind), step.keepsUserRecord {
-            (verdict, recordNote) = try judgeKeepingRecord(
-                request, step: step, in: userRecords, user: user, now: now, facts: &facts)
+            (verdict, note) = try judgeKeepingRecord(request, step: step, in: userRecords, user: user, now: now, facts: &facts)
         } else {
             verdict = engine.verdict(on: request, user: user, now: now)
         }
         let outcome = verdict.outcome
-        facts.outcome = switch outcome {
-        case .correct: .correct
-        case .wrong: .wrong
-        case .expired: .expired
-        case .unknownUser, .unusableAddress: .decoy
-        case .refused, .notIssuedByThisFlow, .retiredKey: .refused
-        }
-        var warning: String?
-        if case .unusableAddress(let problem) = outcome {
-            warning = "The answer was rejected because \(problem) and no code was sent."
-        } else if case .refused(let reason) = outcome {
-            warning = "The answer was rejected whatever it was: \(reason)."
-        }
-        let judged = recordNote.map { "\(outcome.description) (\($0))" } ?? outcome.description
         guard let limiter, let seal, let step = engine.step(for: seal.kind), step.provesIdentity || step.deliversAnswer,
               outcome != .notIssuedByThisFlow, outcome != .retiredKey
-        else { return (outcome.isCorrect, judged, warning) }
+        else { return VerifyConclusion(verdict, note: note) }
         let passedStepUp = request.privateChallengeParameters[IssuedChallenge.passedStepUpParameter] == "true"
         let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
         let decision = try consultingStore(facts: &facts) { () throws(StateStoreError) -> AnswerDecision? in
@@ -326,26 +298,8 @@ public final class CognitoTriggerHandler {
                 key: key, seal: seal, correct: outcome.isCorrect, usedSequence: verdict.usedSequence,
                 requiresLiveCode: step.deliversAnswer, passedStepUp: passedStepUp, now: now)
         }
-        guard let decision else {
-            facts.outcome = .budgetExhausted
-            return (false, "answer not judged: the pool reached POOL_MAX_FAILURES_PER_WINDOW=\(limiter.limits.pool.maxFailuresPerWindow) wrong answers", nil)
-        }
-        switch decision {
-        case .accepted, .rejected:
-            return (decision == .accepted, judged, warning)
-        case .failureBudgetSpent:
-            facts.outcome = .budgetExhausted
-            return (false, "answer not judged: MAX_FAILURES_PER_WINDOW=\(limiter.limits.maxFailuresPerWindow) wrong answers reached", nil)
-        case .notTheLiveCode:
-            facts.outcome = .notLiveCode
-            return (false, "answer not judged: the code was never sent, was replaced by a newer one, or was already used", nil)
-        case .replayed:
-            facts.outcome = .replayed
-            return (false, "answer rejected: it was accepted before, and may be used only once", nil)
-        case .tooEarly(let secondsLeft):
-            facts.outcome = .tooEarly
-            return (false, "answer not judged: too soon after a wrong answer (FAILURE_DELAY_BASE_SECONDS); answers are judged again in \(secondsLeft) s", nil)
-        }
+        guard let decision else { return .poolFailuresSpent(limiter.limits) }
+        return VerifyConclusion(verdict, note: note, after: decision, limits: limiter.limits)
     }
 
     /// Reads the user's record for a step that keeps one, timing it as state store time.
@@ -398,34 +352,19 @@ public final class CognitoTriggerHandler {
     private func verifyWidgetToken(
         _ request: VerifyAuthChallengeResponseRequest, seal: ChallengeSeal, with siteverify: SiteverifyClient, now: Int64,
         facts: inout TriggerFacts
-    ) -> (correct: Bool, summary: String, warning: String?) {
-        guard seal.expiresAt > now else {
-            facts.outcome = .expired
-            return (false, VerifyOutcome.expired.description, nil)
-        }
+    ) -> VerifyConclusion {
+        guard seal.expiresAt > now else { return VerifyConclusion(Verdict(.expired)) }
         // The same sign-in step and token give the same key, so a Verify that Cognito retries is not refused as a
         // duplicate (Turnstile); another step, or another token, gets another key.
         let key = CaptchaIdempotencyKey.derive(challenge: seal.metadata, token: request.challengeAnswer)
         switch siteverify.verify(token: request.challengeAnswer, idempotencyKey: key, now: now) {
         case .passed:
-            facts.outcome = .correct
-            return (true, "CAPTCHA token accepted by \(siteverify.configuration.provider.rawValue)", nil)
+            return VerifyConclusion(
+                correct: true, outcome: .correct, summary: "CAPTCHA token accepted by \(siteverify.configuration.provider.rawValue)")
         case .rejected(let reason):
-            facts.outcome = .captchaRejected
             facts.captchaRejection = reason.reasonClass
-            return (false, "CAPTCHA token rejected: \(reason)", nil)
+            return VerifyConclusion(correct: false, outcome: .captchaRejected, summary: "CAPTCHA token rejected: \(reason)")
         }
-    }
-
-    private func summary(of issued: IssuedChallenge, userNotFound: Bool) -> String {
-        let step = "\(issued.kind.rawValue) step \(issued.seal.stepIndex + 1), \(issued.publicParameters["attemptsLeft"] ?? "?") attempts left"
-        guard engine.step(for: issued.kind)?.deliversAnswer == true else {
-            return "\(step), \(issued.kind == .captcha ? "CAPTCHA" : "challenge") issued"
-        }
-        if issued.reusedEarlierCode { return "\(step), earlier message still valid (not sent again)" }
-        if userNotFound || issued.unusableAddress != nil { return "\(step), unknown user or no usable address: nothing sent" }
-        guard let message = issued.delivery else { return "\(step), nothing sent" }
-        return "\(step), \(message.link == nil ? "code" : "sign-in link") sent by \(message.channel) to \(message.maskedRecipient)"
     }
 }
 
