@@ -48,34 +48,32 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "LosslessJSON"),
-        .target(name: "PosixLock"),
-        .target(name: "PlainText"),
-        .target(name: "Settings"),
+        .target(name: "Basics", dependencies: ["LosslessJSON"]),
         .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
-        .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "PosixLock"]),
+        .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
         .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
-        .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Settings"]),
-        .target(name: "MagicLinkToken", dependencies: ["PlainText", "ChallengeCrypto"]),
+        .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Basics"]),
+        .target(name: "MagicLinkToken", dependencies: ["Basics", "ChallengeCrypto"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "WebAuthn", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "SoftwareAuthenticator", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
-        .target(name: "CurlHTTP", dependencies: ["CCurl"]),
-        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Settings"]),
-        .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto", "Settings"]),
-        .target(name: "AWSClient", dependencies: ["AWSSigV4", "CurlHTTP", "PosixLock"]),
-        .target(name: "EmailDelivery", dependencies: ["PlainText", "Settings", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "SMSDelivery", dependencies: ["PlainText", "Settings", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP"]),
+        .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
+        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
+        .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto", "Basics"]),
+        .target(name: "AWSClient", dependencies: ["AWSSigV4", "CurlHTTP", "Basics"]),
+        .target(name: "EmailDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "SMSDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP"]),
         .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
         .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
         .target(name: "PasskeyChallenge", dependencies: ["ChallengeFlows", "WebAuthn", "ChallengeCrypto", "LosslessJSON"]),
-        .target(name: "CaptchaVerification", dependencies: ["PlainText", "Settings", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "Settings", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "CaptchaVerification", dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "ChallengeStateStore", dependencies: ["Basics", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeStateStore", "WebAuthn"]),
-        .target(name: "ParameterStore", dependencies: ["Settings", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "ParameterStore", dependencies: ["Basics", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
-            dependencies: ["CurlHTTP", "PlainText", "PosixLock", "Settings",
-                "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
+            dependencies: [
+                "CurlHTTP", "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
                 "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
                 "MagicLinkChallenge", "MagicLinkToken", "WebAuthn", "PasskeyChallenge",
             ]
@@ -100,7 +98,7 @@ let package = Package(
         .target(
             name: "RuntimeAPIEmulator",
             dependencies: [
-                "PosixLock",
+                "Basics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -109,8 +107,8 @@ let package = Package(
         .target(
             name: "Invoker",
             dependencies: [
-                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON", "Settings",
-                "CaptchaVerification", "LocalHTTPServer", "PosixLock", "EventCorpus", "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
+                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON", "Basics",
+                "CaptchaVerification", "LocalHTTPServer", "EventCorpus", "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -119,7 +117,7 @@ let package = Package(
         .target(
             name: "LocalHTTPServer",
             dependencies: [
-                "PosixLock",
+                "Basics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -137,38 +135,38 @@ let package = Package(
         .executableTarget(
             name: "cognito-local",
             dependencies: [
-                "Invoker", "LocalUserPool", "CognitoTokens", "PosixLock",
+                "Invoker", "LocalUserPool", "CognitoTokens", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["Invoker", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON", "PosixLock"],
+            dependencies: ["Invoker", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON", "Basics"],
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
         .executableTarget(name: "echo-bootstrap", dependencies: ["LambdaRuntime"]),
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Basics"]),
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
-        .testTarget(name: "ChallengeCryptoTests", dependencies: ["PosixLock", "ChallengeCrypto"]),
+        .testTarget(name: "ChallengeCryptoTests", dependencies: ["Basics", "ChallengeCrypto"]),
         .testTarget(name: "MagicLinkTokenTests", dependencies: ["MagicLinkToken", "ChallengeCrypto"]),
         .testTarget(
             name: "SoftwareAuthenticatorTests",
             dependencies: ["SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
-        .testTarget(name: "CognitoTokensTests", dependencies: ["PosixLock", "CognitoTokens", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
+        .testTarget(name: "CognitoTokensTests", dependencies: ["Basics", "CognitoTokens", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
             name: "ChallengeFlowsTests",
-            dependencies: ["Settings", "PosixLock", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
+            dependencies: ["Basics", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
         ),
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
-                "Settings", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
+                "Basics", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
+                "CognitoChallengeTesting", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
                 "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
             ]
         ),
@@ -176,10 +174,10 @@ let package = Package(
             name: "PasskeyChallengeTests",
             dependencies: [
                 "PasskeyChallenge", "WebAuthn", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeCrypto",
-                "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "EventCorpus", "PosixLock", "TestSupport",
+                "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "EventCorpus", "Basics", "TestSupport",
             ]
         ),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Settings", "PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
             dependencies: [
@@ -190,37 +188,37 @@ let package = Package(
         .target(name: "EventCorpus", dependencies: ["LosslessJSON"]),
         .target(
             name: "TestSupport",
-            dependencies: ["PosixLock", "CurlHTTP", "LosslessJSON", "EventCorpus", "CognitoEvents", "ChallengeFlows"],
+            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "EventCorpus", "CognitoEvents", "ChallengeFlows"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "EmailDeliveryTests",
-            dependencies: ["Settings", "EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            dependencies: ["Basics", "EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "SMSDeliveryTests",
-            dependencies: ["Settings", "SMSDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            dependencies: ["Basics", "SMSDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "CaptchaVerificationTests",
-            dependencies: ["Settings", "CaptchaVerification", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
+            dependencies: ["Basics", "CaptchaVerification", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
             exclude: ["Support/siteverify_standin.py"]
         ),
         .testTarget(
             name: "ChallengeStateStoreTests",
-            dependencies: ["Settings", "PosixLock", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
+            dependencies: ["Basics", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
                 "PasskeyRegistrationAPI", "WebAuthn", "SoftwareAuthenticator", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
-                "PosixLock",
+                "Basics",
             ]
         ),
-        .testTarget(name: "ParameterStoreTests", dependencies: ["Settings", "ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
+        .testTarget(name: "ParameterStoreTests", dependencies: ["Basics", "ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
-            name: "InvokerTests", dependencies: ["PosixLock", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
+            name: "InvokerTests", dependencies: ["Basics", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
         ),
         .testTarget(
             name: "WebAuthnTests",
@@ -239,7 +237,7 @@ let package = Package(
 /// their assembly), the development tools, and the testing kit.
 let sourceLayers: KeyValuePairs<String, [String]> = [
     "Function/Core": [
-        "PosixLock", "LosslessJSON", "PlainText", "Settings", "CognitoEvents", "ChallengeCrypto", "MagicLinkToken", "ChallengeFlows",
+        "LosslessJSON", "Basics", "CognitoEvents", "ChallengeCrypto", "MagicLinkToken", "ChallengeFlows",
         "SMSChallenge", "MagicLinkChallenge", "WebAuthn", "PasskeyChallenge",
     ],
     "Function/Effects": [

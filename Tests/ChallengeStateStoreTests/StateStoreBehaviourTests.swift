@@ -1,7 +1,7 @@
 import ChallengeStateStore
 import Foundation
 import Synchronization
-import PosixLock
+import Basics
 import Testing
 
 /// What every ``StateStore`` must do, checked on the memory store and on DynamoDB (moto on 127.0.0.1).

@@ -5,7 +5,7 @@ import CognitoEvents
 import CognitoTriggers
 import Foundation
 import LosslessJSON
-import PosixLock
+import Basics
 import TestSupport
 import Testing
 

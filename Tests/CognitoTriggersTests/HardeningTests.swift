@@ -1,3 +1,4 @@
+import Basics
 import EventCorpus
 import ChallengeFlows
 import CognitoEvents

@@ -1,5 +1,5 @@
 import AWSSigV4
-import Settings
+import Basics
 import Testing
 
 @Suite("Signature Version 4 details")

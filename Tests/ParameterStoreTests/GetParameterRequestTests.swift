@@ -1,7 +1,7 @@
 import AWSSigV4
+import Basics
 import CurlHTTP
 import ParameterStore
-import Settings
 import Testing
 
 @Suite("The GetParameter request")

@@ -1,3 +1,4 @@
+import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
@@ -6,7 +7,6 @@ import CognitoTriggers
 import EventCorpus
 import LosslessJSON
 import PasskeyChallenge
-import PosixLock
 import SoftwareAuthenticator
 import TestSupport
 import Testing

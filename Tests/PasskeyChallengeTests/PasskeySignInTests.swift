@@ -1,3 +1,4 @@
+import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoEvents
@@ -5,7 +6,6 @@ import CognitoTriggers
 import Foundation
 import LosslessJSON
 import PasskeyChallenge
-import PosixLock
 import SoftwareAuthenticator
 import Testing
 import WebAuthn

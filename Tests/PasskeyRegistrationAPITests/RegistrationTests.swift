@@ -1,8 +1,8 @@
+import Basics
 import ChallengeCrypto
 import ChallengeStateStore
 import LosslessJSON
 import PasskeyRegistrationAPI
-import PosixLock
 import SoftwareAuthenticator
 import Testing
 import WebAuthn

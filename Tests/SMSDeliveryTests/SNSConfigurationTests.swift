@@ -1,6 +1,6 @@
 import AWSSigV4
+import Basics
 import SMSDelivery
-import Settings
 import Testing
 
 @Suite struct SNSConfigurationTests {

@@ -1,5 +1,5 @@
+import Basics
 import NIOCore
-import PosixLock
 
 /// Pairs invocations from `invoke` callers with the runtime's `GET next` requests, one at a time, and tracks each
 /// invocation until its answer, its timeout, or shutdown. All state sits behind one lock; continuations and promises

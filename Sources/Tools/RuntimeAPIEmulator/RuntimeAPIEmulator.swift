@@ -1,7 +1,7 @@
+import Basics
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import PosixLock
 
 /// A local Runtime API (2018-06-01) for one function, over HTTP on 127.0.0.1.
 ///

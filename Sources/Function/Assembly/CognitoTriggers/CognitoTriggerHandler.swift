@@ -1,3 +1,4 @@
+import Basics
 import CaptchaVerification
 import ChallengeFlows
 import ChallengeStateStore
@@ -5,7 +6,6 @@ import CognitoEvents
 import CurlHTTP
 import EmailDelivery
 import LosslessJSON
-import Settings
 
 /// Answers any of the three custom-auth triggers: reads the event, asks the flow engine, delivers a code when one
 /// is due, and returns the whole event with its response filled in.

@@ -1,6 +1,6 @@
+import Basics
 import ChallengeCrypto
 import ChallengeFlows
-import Settings
 import WebAuthn
 
 extension TriggerConfiguration {

@@ -2,8 +2,7 @@ import ChallengeCrypto
 import ChallengeFlows
 import CurlHTTP
 import ChallengeStateStore
-import PosixLock
-import Settings
+import Basics
 
 /// Limits that hold across sign-ins, kept per user in a ``StateStore``: one live code per user and channel, a send
 /// throttle, a failure budget for every step that proves identity, single use of every accepted answer, and

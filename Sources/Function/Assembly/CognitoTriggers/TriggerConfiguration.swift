@@ -1,3 +1,4 @@
+import Basics
 import CaptchaVerification
 import ChallengeFlows
 import ChallengeStateStore
@@ -6,10 +7,8 @@ import LosslessJSON
 import MagicLinkChallenge
 import MagicLinkToken
 import PasskeyChallenge
-import PlainText
 import SMSChallenge
 import SMSDelivery
-import Settings
 import WebAuthn
 
 /// Everything the triggers need, read once from the environment at start-up.

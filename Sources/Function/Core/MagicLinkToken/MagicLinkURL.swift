@@ -1,4 +1,4 @@
-import PlainText
+import Basics
 /// The sign-in link a token goes into: a URL template with `{token}` where the token belongs, such as
 /// `https://app.example.com/sign-in#token={token}`.
 ///

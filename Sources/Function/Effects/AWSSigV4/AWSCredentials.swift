@@ -1,4 +1,4 @@
-import Settings
+import Basics
 
 /// An AWS access key pair, plus the session token that temporary credentials (such as Lambda's) carry.
 ///

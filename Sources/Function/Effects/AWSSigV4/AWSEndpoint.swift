@@ -1,4 +1,4 @@
-import Settings
+import Basics
 
 /// Where one AWS service's requests go: its regional endpoint, or a local server that speaks its API.
 public struct AWSEndpoint: Sendable, Equatable {

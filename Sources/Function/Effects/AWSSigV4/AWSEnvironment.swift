@@ -1,4 +1,4 @@
-import Settings
+import Basics
 
 /// The region and credentials an AWS client reads from the environment, as Lambda sets them.
 public struct AWSEnvironment: Sendable, Equatable {

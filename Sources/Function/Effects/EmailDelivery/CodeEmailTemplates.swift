@@ -1,5 +1,5 @@
+import Basics
 import ChallengeFlows
-import PlainText
 
 /// The subject and bodies of a code email. Each may use the placeholders `{code}`, `{minutes}` (whole minutes the
 /// code stays valid, at least 1), `{username}` and, in a sign-in link's email, `{link}`; any other text, braces

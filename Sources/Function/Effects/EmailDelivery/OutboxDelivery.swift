@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 
+import Basics
 import ChallengeFlows
 import LosslessJSON
 

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 
+import Basics
+
 /// A file only this user may read, appended to in one `write` per call with `O_APPEND`, so that concurrent writers
 /// never interleave within a line. It is created with mode 0600 when absent.
 ///

@@ -5,9 +5,8 @@ import Darwin
 #endif
 
 import AWSSigV4
+import Basics
 import CurlHTTP
-import PlainText
-import Settings
 
 /// Everything ``SESCodeDelivery`` needs, read once from the environment at start-up.
 public struct SESConfiguration: Sendable, Equatable {

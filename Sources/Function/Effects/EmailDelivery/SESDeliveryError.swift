@@ -1,6 +1,6 @@
+import Basics
 import CurlHTTP
 import LosslessJSON
-import PlainText
 
 /// Why SES did not take a code email. Descriptions name the endpoint, status and SES's own error; never the code.
 public enum SESDeliveryError: Error, Sendable, CustomStringConvertible {

@@ -1,8 +1,8 @@
 import AWSClient
 import AWSSigV4
+import Basics
 import CurlHTTP
 import LosslessJSON
-import Settings
 
 /// Reads parameters from AWS Systems Manager Parameter Store (`GetParameter`, JSON 1.1 protocol) over one libcurl
 /// connection, each read ending, answered or failed, within a time budget (1500 ms by default).

@@ -1,5 +1,5 @@
 import AWSSigV4
-import PlainText
+import Basics
 
 /// The `application/x-www-form-urlencoded` body of a Query-protocol request, encoded as the AWS SDKs encode it:
 /// every byte outside `A-Z a-z 0-9 - . _ ~` as `%XX`, except spaces, which become `+`.

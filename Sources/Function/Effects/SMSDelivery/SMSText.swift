@@ -1,5 +1,4 @@
-import PlainText
-import Settings
+import Basics
 
 /// The text of a code SMS: a template with `{code}` and, if wanted, `{minutes}` (whole minutes the code stays
 /// valid, at least 1); any other text, braces included, is kept as written.

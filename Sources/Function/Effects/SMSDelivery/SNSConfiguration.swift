@@ -1,6 +1,6 @@
 import AWSSigV4
+import Basics
 import CurlHTTP
-import Settings
 
 /// Everything ``SNSCodeDelivery`` needs, read once from the environment at start-up.
 public struct SNSConfiguration: Sendable, Equatable {

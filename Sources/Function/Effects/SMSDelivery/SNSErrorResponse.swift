@@ -1,5 +1,5 @@
+import Basics
 import CurlHTTP
-import PlainText
 
 /// An error answer from SNS: the HTTP status, and the `<Type>`, `<Code>` and `<Message>` of its
 /// `<ErrorResponse><Error>` XML.

@@ -1,4 +1,4 @@
-import PlainText
+import Basics
 /// Just enough XML for the Query protocol's small answers: the text of the first element with a given name.
 enum XMLText {
     /// The text inside the first `<name>…</name>` (namespace prefixes and attributes allowed on the start tag), with

@@ -1,3 +1,4 @@
+import Basics
 import CognitoEvents
 import EmailDelivery
 import Foundation

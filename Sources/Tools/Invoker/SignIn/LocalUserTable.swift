@@ -1,3 +1,4 @@
+import Basics
 import EmailDelivery
 import LosslessJSON
 

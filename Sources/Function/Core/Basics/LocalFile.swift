@@ -12,6 +12,13 @@ public enum LocalFile {
         public let operation: String
         public let reason: String
 
+        /// A failure of `operation` ("read", "append to") on `path`, for `reason`.
+        public init(path: String, operation: String, reason: String) {
+            self.path = path
+            self.operation = operation
+            self.reason = reason
+        }
+
         public var description: String { "cannot \(operation) \(path): \(reason)" }
     }
 
@@ -33,7 +40,8 @@ public enum LocalFile {
         }
     }
 
-    static func failure(_ path: String, _ operation: String) -> Failure {
+    /// The failure of `operation` on `path`, with the reason of the system call that just failed (`errno`).
+    public static func failure(_ path: String, _ operation: String) -> Failure {
         Failure(path: path, operation: operation, reason: String(cString: strerror(errno)))
     }
 }
