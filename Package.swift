@@ -20,8 +20,6 @@ let package = Package(
         .library(name: "CognitoLambda", targets: ["CognitoLambda"]),
         .library(name: "ChallengeFlows", targets: ["ChallengeFlows"]),
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
-        .library(name: "SMSChallenge", targets: ["SMSChallenge"]),
-        .library(name: "MagicLinkChallenge", targets: ["MagicLinkChallenge"]),
         .library(name: "PasskeyChallenge", targets: ["PasskeyChallenge"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
@@ -53,7 +51,6 @@ let package = Package(
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
         .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Basics"]),
-        .target(name: "MagicLinkToken", dependencies: ["Basics", "ChallengeCrypto"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "WebAuthn", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "SoftwareAuthenticator", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
@@ -63,8 +60,6 @@ let package = Package(
         .target(name: "AWSClient", dependencies: ["AWSSigV4", "CurlHTTP", "Basics"]),
         .target(name: "EmailDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(name: "SMSDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP"]),
-        .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
-        .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
         .target(name: "PasskeyChallenge", dependencies: ["ChallengeFlows", "WebAuthn", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CaptchaVerification", dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["Basics", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
@@ -74,8 +69,7 @@ let package = Package(
             name: "CognitoTriggers",
             dependencies: [
                 "CurlHTTP", "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
-                "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
-                "MagicLinkChallenge", "MagicLinkToken", "WebAuthn", "PasskeyChallenge",
+                "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "WebAuthn", "PasskeyChallenge",
             ]
         ),
         .target(
@@ -151,7 +145,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Basics"]),
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["Basics", "ChallengeCrypto"]),
-        .testTarget(name: "MagicLinkTokenTests", dependencies: ["MagicLinkToken", "ChallengeCrypto"]),
+        .testTarget(name: "MagicLinkTokenTests", dependencies: ["ChallengeCrypto"]),
         .testTarget(
             name: "SoftwareAuthenticatorTests",
             dependencies: ["SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]
@@ -237,8 +231,7 @@ let package = Package(
 /// their assembly), the development tools, and the testing kit.
 let sourceLayers: KeyValuePairs<String, [String]> = [
     "Function/Core": [
-        "LosslessJSON", "Basics", "CognitoEvents", "ChallengeCrypto", "MagicLinkToken", "ChallengeFlows",
-        "SMSChallenge", "MagicLinkChallenge", "WebAuthn", "PasskeyChallenge",
+        "LosslessJSON", "Basics", "CognitoEvents", "ChallengeCrypto", "ChallengeFlows", "WebAuthn", "PasskeyChallenge",
     ],
     "Function/Effects": [
         "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSSigV4", "AWSClient", "EmailDelivery", "SMSDelivery",

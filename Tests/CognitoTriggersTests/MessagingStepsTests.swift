@@ -5,7 +5,7 @@ import CognitoEvents
 import CognitoTriggers
 import Foundation
 import LosslessJSON
-import MagicLinkToken
+import ChallengeCrypto
 import Synchronization
 import TestSupport
 import Testing

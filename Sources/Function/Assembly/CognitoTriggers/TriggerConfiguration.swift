@@ -1,13 +1,11 @@
 import Basics
 import CaptchaVerification
+import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
 import EmailDelivery
 import LosslessJSON
-import MagicLinkChallenge
-import MagicLinkToken
 import PasskeyChallenge
-import SMSChallenge
 import SMSDelivery
 import WebAuthn
 

@@ -1,16 +1,15 @@
-import ChallengeFlows
-import MagicLinkToken
+import ChallengeCrypto
 
-/// A sign-in link sent by email (`magic-link`, kind `MAGIC_LINK`): the link (``MagicLinkURL``, `MAGIC_LINK_URL`)
+/// A sign-in link sent by email (`magic-link`, kind `MAGIC_LINK`): the link (`MagicLinkURL`, `MAGIC_LINK_URL`)
 /// carries a token signed with a key derived from the deployment's secret, bound to the user pool, the user and
 /// the step, and expiring with the challenge; the app submits the token as the answer.
 ///
-/// Built on the public step API alone. The token's keyed hash is sealed like a code, so a token passes only for the
-/// challenge it was issued with: a link cannot be replayed into another sign-in. With a state store
-/// (`STATE_STORE`), the limits across sign-ins also make it single use and let a sign-in started on another device
-/// finish with the link already sent (one live link per user); without one, a link works only in the sign-in that
-/// sent it, until it expires (`CODE_TTL_SECONDS`). Users without a usable address, and unknown users, get a decoy
-/// destination, nothing is sent, and every answer is refused.
+/// It uses the public step API alone, as a step of your own would. The token's keyed hash is sealed like a code, so a
+/// token passes only for the challenge it was issued with: a link cannot be replayed into another sign-in. With a
+/// state store (`STATE_STORE`), the limits across sign-ins also make it single use and let a sign-in started on
+/// another device finish with the link already sent (one live link per user); without one, a link works only in the
+/// sign-in that sent it, until it expires (`CODE_TTL_SECONDS`). Users without a usable address, and unknown users,
+/// get a decoy destination, nothing is sent, and every answer is refused.
 public struct MagicLinkStep: ChallengeStep {
     /// Where links point; nil until `MAGIC_LINK_URL` is set (a flow with the step is then refused at start-up).
     public let linkURL: MagicLinkURL?

@@ -1,11 +1,9 @@
-import ChallengeFlows
-
 /// A one-time code sent as a text message (`sms-code`, kind `SMS_CODE`): ``ChallengePolicy/codeLength`` digits to
 /// the user's `phone_number`.
 ///
-/// Built on the public step API alone. Like `email-code`: a user without a usable number, or an unknown one, gets
-/// a decoy destination and nothing is sent, and every answer is refused; after a wrong answer the code already sent
-/// stays in force while it is valid.
+/// It uses the public step API alone, as a step of your own would. Like `email-code`: a user without a usable
+/// number, or an unknown one, gets a decoy destination and nothing is sent, and every answer is refused; after a wrong
+/// answer the code already sent stays in force while it is valid.
 public struct SMSCodeStep: ChallengeStep {
     /// When true, codes go only to numbers whose `phone_number_verified` attribute is `"true"`.
     public let requireVerifiedPhone: Bool

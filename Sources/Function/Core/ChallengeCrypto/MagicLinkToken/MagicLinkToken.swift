@@ -1,5 +1,3 @@
-import ChallengeCrypto
-
 /// Signed, expiring tokens for sign-in links: bound to a user pool, a user name and a step of the sign-in, and told
 /// apart by a random nonce. Pure: no clock, no I/O; the caller passes the time and the randomness.
 ///

@@ -1,5 +1,3 @@
-import ChallengeFlows
-
 /// Whether a user's attributes hold a phone number a code may be texted to.
 public struct PhoneNumberCheck: Sendable {
     /// The E.164 number to text; nil when there is none fit for a code.
