@@ -20,13 +20,12 @@ let package = Package(
         .library(name: "CognitoLambda", targets: ["CognitoLambda"]),
         .library(name: "ChallengeFlows", targets: ["ChallengeFlows"]),
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
-        .library(name: "PasskeyChallenge", targets: ["PasskeyChallenge"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
         .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
         .library(name: "SoftwareAuthenticator", targets: ["SoftwareAuthenticator"]),
         // For the fuzz package in Tests/Fuzz.
-        .library(name: "WebAuthn", targets: ["WebAuthn"]),
+        .library(name: "Passkeys", targets: ["Passkeys"]),
         .library(name: "ChallengeStateStore", targets: ["ChallengeStateStore"]),
     ],
     dependencies: [
@@ -52,7 +51,6 @@ let package = Package(
         .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
-        .target(name: "WebAuthn", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "SoftwareAuthenticator", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
@@ -60,16 +58,16 @@ let package = Package(
         .target(name: "AWSClient", dependencies: ["AWSSigV4", "CurlHTTP", "Basics"]),
         .target(name: "EmailDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(name: "SMSDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP"]),
-        .target(name: "PasskeyChallenge", dependencies: ["ChallengeFlows", "WebAuthn", "ChallengeCrypto", "LosslessJSON"]),
+        .target(name: "Passkeys", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON", "ChallengeFlows"]),
         .target(name: "CaptchaVerification", dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["Basics", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeStateStore", "WebAuthn"]),
+        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeStateStore", "Passkeys"]),
         .target(name: "ParameterStore", dependencies: ["Basics", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
             dependencies: [
                 "CurlHTTP", "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
-                "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "WebAuthn", "PasskeyChallenge",
+                "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "Passkeys",
             ]
         ),
         .target(
@@ -160,14 +158,14 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: [
                 "Basics", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
+                "CognitoChallengeTesting", "TestSupport", "EventCorpus", "CaptchaVerification", "Passkeys",
                 "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
             ]
         ),
         .testTarget(
             name: "PasskeyChallengeTests",
             dependencies: [
-                "PasskeyChallenge", "WebAuthn", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeCrypto",
+                "Passkeys", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeCrypto",
                 "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "EventCorpus", "Basics", "TestSupport",
             ]
         ),
@@ -206,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
-                "PasskeyRegistrationAPI", "WebAuthn", "SoftwareAuthenticator", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
+                "PasskeyRegistrationAPI", "Passkeys", "SoftwareAuthenticator", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
                 "Basics",
             ]
         ),
@@ -216,7 +214,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", "SoftwareAuthenticator", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
+            dependencies: ["Passkeys", "SoftwareAuthenticator", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(
@@ -231,7 +229,7 @@ let package = Package(
 /// their assembly), the development tools, and the testing kit.
 let sourceLayers: KeyValuePairs<String, [String]> = [
     "Function/Core": [
-        "LosslessJSON", "Basics", "CognitoEvents", "ChallengeCrypto", "ChallengeFlows", "WebAuthn", "PasskeyChallenge",
+        "LosslessJSON", "Basics", "CognitoEvents", "ChallengeCrypto", "ChallengeFlows", "Passkeys",
     ],
     "Function/Effects": [
         "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSSigV4", "AWSClient", "EmailDelivery", "SMSDelivery",

@@ -6,11 +6,10 @@ import CognitoEvents
 import CognitoTriggers
 import EventCorpus
 import LosslessJSON
-import PasskeyChallenge
+import Passkeys
 import SoftwareAuthenticator
 import TestSupport
 import Testing
-import WebAuthn
 
 /// A user of the pool in these tests.
 struct TestUser: Sendable {

@@ -3,9 +3,9 @@ import ChallengeCrypto
 import ChallengeStateStore
 import LosslessJSON
 import PasskeyRegistrationAPI
+import Passkeys
 import SoftwareAuthenticator
 import Testing
-import WebAuthn
 
 /// Registrations made by a software authenticator and checked by the real verifier, then listed, renamed and
 /// removed; and every way a registration is refused.

@@ -3,7 +3,7 @@ import ChallengeCrypto
 import ChallengeStateStore
 import LosslessJSON
 import PasskeyRegistrationAPI
-import WebAuthn
+import Passkeys
 
 /// The values the API tests share.
 enum Fixture {

@@ -5,9 +5,8 @@ import ChallengeFlows
 import ChallengeStateStore
 import EmailDelivery
 import LosslessJSON
-import PasskeyChallenge
+import Passkeys
 import SMSDelivery
-import WebAuthn
 
 /// Everything the triggers need, read once from the environment at start-up.
 public struct TriggerConfiguration: Sendable {

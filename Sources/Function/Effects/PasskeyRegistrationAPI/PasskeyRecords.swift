@@ -1,6 +1,6 @@
 import ChallengeCrypto
 import ChallengeStateStore
-import WebAuthn
+import Passkeys
 
 /// The state records of one caller, under keys that do not name them (see `StateKey.userRecord`):
 ///

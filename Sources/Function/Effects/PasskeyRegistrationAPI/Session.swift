@@ -1,7 +1,7 @@
 import ChallengeCrypto
 import ChallengeStateStore
 import LosslessJSON
-import WebAuthn
+import Passkeys
 
 /// One request's work on the caller's records.
 struct Session {
