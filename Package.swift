@@ -13,7 +13,7 @@ let package = Package(
         .library(name: "CognitoTriggers", targets: ["CognitoTriggers"]),
         // For the fuzz package in Tests/Fuzz, which depends on this one by path and sees only products.
         .library(name: "LosslessJSON", targets: ["LosslessJSON"]),
-        .library(name: "AWSSigV4", targets: ["AWSSigV4"]),
+        .library(name: "AWSClient", targets: ["AWSClient"]),
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
         .library(name: "CognitoChallengeTesting", targets: ["CognitoChallengeTesting"]),
@@ -54,20 +54,17 @@ let package = Package(
         .target(name: "SoftwareAuthenticator", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
-        .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto", "Basics"]),
-        .target(name: "AWSClient", dependencies: ["AWSSigV4", "CurlHTTP", "Basics"]),
-        .target(name: "EmailDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "SMSDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP"]),
+        .target(name: "AWSClient", dependencies: ["ChallengeCrypto", "Basics", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "MessageDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(name: "Passkeys", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON", "ChallengeFlows"]),
         .target(name: "CaptchaVerification", dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "ChallengeStateStore", dependencies: ["Basics", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "ChallengeStateStore", dependencies: ["Basics", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeStateStore", "Passkeys"]),
-        .target(name: "ParameterStore", dependencies: ["Basics", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
             dependencies: [
-                "CurlHTTP", "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
-                "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "Passkeys",
+                "CurlHTTP", "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
+                "CaptchaVerification", "ChallengeStateStore", "Passkeys",
             ]
         ),
         .target(
@@ -99,7 +96,7 @@ let package = Package(
         .target(
             name: "Invoker",
             dependencies: [
-                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON", "Basics",
+                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "RuntimeAPIEmulator", "LosslessJSON", "Basics",
                 "CaptchaVerification", "LocalHTTPServer", "EventCorpus", "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -133,7 +130,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["Invoker", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON", "Basics"],
+            dependencies: ["Invoker", "RuntimeAPIEmulator", "MessageDelivery", "LosslessJSON", "Basics"],
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
@@ -157,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
-                "Basics", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
+                "Basics", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
                 "CognitoChallengeTesting", "TestSupport", "EventCorpus", "CaptchaVerification", "Passkeys",
                 "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
             ]
@@ -173,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "BootstrapTests",
             dependencies: [
-                "bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "EventCorpus",
+                "bootstrap", "RuntimeAPIEmulator", "AWSClient", "MessageDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "EventCorpus",
                 "SoftwareAuthenticator",
             ]
         ),
@@ -183,14 +180,14 @@ let package = Package(
             dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "EventCorpus", "CognitoEvents", "ChallengeFlows"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "AWSSigV4", "CurlHTTP", "TestSupport"]),
+        .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "EmailDeliveryTests",
-            dependencies: ["Basics", "EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            dependencies: ["Basics", "MessageDelivery", "AWSClient", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "SMSDeliveryTests",
-            dependencies: ["Basics", "SMSDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            dependencies: ["Basics", "MessageDelivery", "AWSClient", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "CaptchaVerificationTests",
@@ -199,7 +196,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChallengeStateStoreTests",
-            dependencies: ["Basics", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
+            dependencies: ["Basics", "ChallengeStateStore", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "PasskeyRegistrationAPITests",
@@ -208,7 +205,7 @@ let package = Package(
                 "Basics",
             ]
         ),
-        .testTarget(name: "ParameterStoreTests", dependencies: ["Basics", "ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
+        .testTarget(name: "ParameterStoreTests", dependencies: ["Basics", "AWSClient", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "InvokerTests", dependencies: ["Basics", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
         ),
@@ -232,8 +229,8 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
         "LosslessJSON", "Basics", "CognitoEvents", "ChallengeCrypto", "ChallengeFlows", "Passkeys",
     ],
     "Function/Effects": [
-        "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSSigV4", "AWSClient", "EmailDelivery", "SMSDelivery",
-        "ParameterStore", "ChallengeStateStore", "CaptchaVerification", "PasskeyRegistrationAPI",
+        "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSClient", "MessageDelivery", "ChallengeStateStore",
+        "CaptchaVerification", "PasskeyRegistrationAPI",
     ],
     "Function/Assembly": ["CognitoTriggers", "CognitoLambda", "bootstrap"],
     "Tools": [

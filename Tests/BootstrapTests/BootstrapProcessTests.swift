@@ -1,6 +1,6 @@
-import EmailDelivery
 import Foundation
 import LosslessJSON
+import MessageDelivery
 import RuntimeAPIEmulator
 import Testing
 

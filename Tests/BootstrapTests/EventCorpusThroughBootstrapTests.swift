@@ -1,7 +1,7 @@
-import EmailDelivery
 import EventCorpus
 import Foundation
 import LosslessJSON
+import MessageDelivery
 import RuntimeAPIEmulator
 import TestSupport
 import Testing

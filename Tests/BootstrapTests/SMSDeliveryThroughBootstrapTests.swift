@@ -1,6 +1,6 @@
 import Foundation
 import CurlHTTP
-import EmailDelivery
+import MessageDelivery
 import LosslessJSON
 import RuntimeAPIEmulator
 import TestSupport

@@ -3,7 +3,7 @@ import EventCorpus
 import ChallengeFlows
 import CognitoEvents
 import CognitoTriggers
-import EmailDelivery
+import MessageDelivery
 import Foundation
 import LosslessJSON
 import TestSupport

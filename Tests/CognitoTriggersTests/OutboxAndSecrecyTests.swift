@@ -1,7 +1,7 @@
 import EventCorpus
 import ChallengeFlows
 import CognitoTriggers
-import EmailDelivery
+import MessageDelivery
 import Foundation
 import LosslessJSON
 import TestSupport

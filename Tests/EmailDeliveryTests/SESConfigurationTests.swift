@@ -1,6 +1,6 @@
-import AWSSigV4
+import AWSClient
 import CurlHTTP
-import EmailDelivery
+import MessageDelivery
 import Testing
 
 @Suite("SES configuration from the environment")

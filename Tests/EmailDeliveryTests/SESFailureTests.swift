@@ -1,6 +1,6 @@
 import ChallengeFlows
 import CurlHTTP
-import EmailDelivery
+import MessageDelivery
 import Testing
 import TestSupport
 

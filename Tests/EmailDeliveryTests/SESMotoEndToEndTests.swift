@@ -1,9 +1,9 @@
-import AWSSigV4
+import AWSClient
 import ChallengeFlows
 import CurlHTTP
-import EmailDelivery
 import Foundation
 import LosslessJSON
+import MessageDelivery
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
-import AWSSigV4
+import AWSClient
 import ChallengeFlows
 import CurlHTTP
-import EmailDelivery
+import MessageDelivery
 import Testing
 
 @Suite("SES SendEmail request")

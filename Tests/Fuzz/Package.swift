@@ -34,7 +34,7 @@ let package = Package(
                 .product(name: "CognitoTriggers", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
             ]),
-        fuzzTarget("fuzz-sigv4", [.product(name: "AWSSigV4", package: "cognito-challenge-runtime")]),
+        fuzzTarget("fuzz-sigv4", [.product(name: "AWSClient", package: "cognito-challenge-runtime")]),
         fuzzTarget(
             "fuzz-runtime-headers",
             [

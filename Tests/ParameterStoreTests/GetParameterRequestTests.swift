@@ -1,7 +1,6 @@
-import AWSSigV4
+import AWSClient
 import Basics
 import CurlHTTP
-import ParameterStore
 import Testing
 
 @Suite("The GetParameter request")

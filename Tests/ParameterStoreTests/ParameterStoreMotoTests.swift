@@ -1,6 +1,5 @@
-import AWSSigV4
+import AWSClient
 import Foundation
-import ParameterStore
 import Testing
 import TestSupport
 

@@ -1,5 +1,4 @@
-import AWSSigV4
-import ParameterStore
+import AWSClient
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
-import AWSSigV4
+import AWSClient
 import Basics
-import SMSDelivery
+import MessageDelivery
 import Testing
 
 @Suite struct SNSConfigurationTests {

@@ -1,6 +1,6 @@
 import ChallengeFlows
 import CurlHTTP
-import SMSDelivery
+import MessageDelivery
 import Testing
 import TestSupport
 

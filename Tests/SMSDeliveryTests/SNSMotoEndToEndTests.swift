@@ -1,8 +1,8 @@
-import AWSSigV4
+import AWSClient
 import CurlHTTP
 import Foundation
 import LosslessJSON
-import SMSDelivery
+import MessageDelivery
 import Testing
 import TestSupport
 

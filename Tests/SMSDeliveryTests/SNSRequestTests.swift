@@ -1,6 +1,6 @@
-import AWSSigV4
+import AWSClient
 import CurlHTTP
-import SMSDelivery
+import MessageDelivery
 import Testing
 
 /// The `Publish` request as it goes on the wire: form fields in the Query protocol's order, signed for `sns`.

@@ -1,6 +1,6 @@
-import EmailDelivery
 import Foundation
 import LosslessJSON
+import MessageDelivery
 import RuntimeAPIEmulator
 
 /// A runtime to measure and the events it answers.

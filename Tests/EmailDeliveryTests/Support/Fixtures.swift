@@ -1,6 +1,6 @@
-import AWSSigV4
+import AWSClient
 import ChallengeFlows
-import EmailDelivery
+import MessageDelivery
 import Testing
 
 enum Fixtures {

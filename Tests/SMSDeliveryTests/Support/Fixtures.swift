@@ -1,5 +1,5 @@
-import AWSSigV4
-import SMSDelivery
+import AWSClient
+import MessageDelivery
 import Testing
 
 enum Fixtures {

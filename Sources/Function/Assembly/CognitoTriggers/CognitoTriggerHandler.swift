@@ -4,8 +4,8 @@ import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
 import CurlHTTP
-import EmailDelivery
 import LosslessJSON
+import MessageDelivery
 
 /// Answers any of the three custom-auth triggers: reads the event, asks the flow engine, delivers a code when one
 /// is due, and returns the whole event with its response filled in.

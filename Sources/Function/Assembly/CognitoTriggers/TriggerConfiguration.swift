@@ -3,10 +3,9 @@ import CaptchaVerification
 import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
-import EmailDelivery
 import LosslessJSON
+import MessageDelivery
 import Passkeys
-import SMSDelivery
 
 /// Everything the triggers need, read once from the environment at start-up.
 public struct TriggerConfiguration: Sendable {

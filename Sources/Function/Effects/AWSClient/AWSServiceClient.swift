@@ -1,4 +1,3 @@
-import AWSSigV4
 import Basics
 import CurlHTTP
 

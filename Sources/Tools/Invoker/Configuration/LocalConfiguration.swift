@@ -2,9 +2,9 @@ import Basics
 import CaptchaVerification
 import ChallengeFlows
 import CognitoTriggers
-import EmailDelivery
 import Foundation
 import LosslessJSON
+import MessageDelivery
 
 /// The configuration a local run uses, layered (later wins): the embedded ``LocalDefaults``, the process
 /// environment, an env file, then command-line flags.

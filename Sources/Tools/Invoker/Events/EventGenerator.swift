@@ -1,4 +1,4 @@
-import EmailDelivery
+import MessageDelivery
 import ChallengeFlows
 import CognitoEvents
 import LosslessJSON

@@ -1,6 +1,6 @@
 import Basics
-import EmailDelivery
 import LosslessJSON
+import MessageDelivery
 
 /// A user the local sign-in knows: what Cognito's user pool would hold.
 public struct LocalUser: Sendable, Equatable {

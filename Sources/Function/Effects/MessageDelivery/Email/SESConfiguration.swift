@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-import AWSSigV4
+import AWSClient
 import Basics
 import CurlHTTP
 

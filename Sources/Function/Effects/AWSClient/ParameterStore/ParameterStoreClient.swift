@@ -1,5 +1,3 @@
-import AWSClient
-import AWSSigV4
 import Basics
 import CurlHTTP
 import LosslessJSON
