@@ -48,7 +48,6 @@ let package = Package(
         .target(name: "Basics", dependencies: ["LosslessJSON"]),
         .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
-        .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "SoftwareAuthenticator", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
@@ -85,7 +84,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
         ),
         .target(
-            name: "RuntimeAPIEmulator",
+            name: "LocalServers",
             dependencies: [
                 "Basics",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -96,17 +95,8 @@ let package = Package(
         .target(
             name: "Invoker",
             dependencies: [
-                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "RuntimeAPIEmulator", "LosslessJSON", "Basics",
-                "CaptchaVerification", "LocalHTTPServer", "EventCorpus", "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]
-        ),
-        .target(
-            name: "LocalHTTPServer",
-            dependencies: [
-                "Basics",
+                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LocalServers", "LosslessJSON", "Basics",
+                "CaptchaVerification", "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -115,7 +105,7 @@ let package = Package(
         .target(
             name: "LocalUserPool",
             dependencies: [
-                "Invoker", "CognitoSRP", "CognitoTokens", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "LocalHTTPServer",
+                "Invoker", "CognitoSRP", "COpenSSL", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "LocalServers",
                 "PasskeyRegistrationAPI",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -124,13 +114,13 @@ let package = Package(
         .executableTarget(
             name: "cognito-local",
             dependencies: [
-                "Invoker", "LocalUserPool", "CognitoTokens", "Basics",
+                "Invoker", "LocalUserPool", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["Invoker", "RuntimeAPIEmulator", "MessageDelivery", "LosslessJSON", "Basics"],
+            dependencies: ["Invoker", "LocalServers", "MessageDelivery", "LosslessJSON", "Basics"],
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
@@ -146,7 +136,7 @@ let package = Package(
             dependencies: ["SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
-        .testTarget(name: "CognitoTokensTests", dependencies: ["Basics", "CognitoTokens", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
+        .testTarget(name: "CognitoTokensTests", dependencies: ["Basics", "LocalUserPool", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
             name: "ChallengeFlowsTests",
             dependencies: ["Basics", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
@@ -155,7 +145,7 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: [
                 "Basics", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "TestSupport", "EventCorpus", "CaptchaVerification", "Passkeys",
+                "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification", "Passkeys",
                 "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
             ]
         ),
@@ -163,21 +153,20 @@ let package = Package(
             name: "PasskeyChallengeTests",
             dependencies: [
                 "Passkeys", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeCrypto",
-                "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "EventCorpus", "Basics", "TestSupport",
+                "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
             ]
         ),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "LocalServers", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
             dependencies: [
-                "bootstrap", "RuntimeAPIEmulator", "AWSClient", "MessageDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "EventCorpus",
+                "bootstrap", "LocalServers", "AWSClient", "MessageDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
                 "SoftwareAuthenticator",
             ]
         ),
-        .target(name: "EventCorpus", dependencies: ["LosslessJSON"]),
         .target(
             name: "TestSupport",
-            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "EventCorpus", "CognitoEvents", "ChallengeFlows"],
+            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "CognitoEvents", "ChallengeFlows"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "CurlHTTP", "TestSupport"]),
@@ -207,7 +196,7 @@ let package = Package(
         ),
         .testTarget(name: "ParameterStoreTests", dependencies: ["Basics", "AWSClient", "CurlHTTP", "TestSupport"]),
         .testTarget(
-            name: "InvokerTests", dependencies: ["Basics", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
+            name: "InvokerTests", dependencies: ["Basics", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "WebAuthnTests",
@@ -216,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LocalUserPoolTests",
-            dependencies: ["LocalUserPool", "Invoker", "CognitoSRP", "CognitoTokens", "CurlHTTP", "LosslessJSON"]
+            dependencies: ["LocalUserPool", "Invoker", "CognitoSRP", "CurlHTTP", "LosslessJSON"]
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -234,8 +223,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
     ],
     "Function/Assembly": ["CognitoTriggers", "CognitoLambda", "bootstrap"],
     "Tools": [
-        "RuntimeAPIEmulator", "LocalHTTPServer", "Invoker", "EventCorpus", "CognitoTokens", "CognitoSRP", "LocalUserPool",
-        "cognito-local", "runtime-benchmark", "echo-bootstrap",
+        "LocalServers", "Invoker", "CognitoSRP", "LocalUserPool", "cognito-local", "runtime-benchmark", "echo-bootstrap",
     ],
     "TestingKit": ["CognitoChallengeTesting", "SoftwareAuthenticator"],
 ]

@@ -1,8 +1,8 @@
-import EventCorpus
 import Foundation
+import Invoker
+import LocalServers
 import LosslessJSON
 import MessageDelivery
-import RuntimeAPIEmulator
 import TestSupport
 import Testing
 

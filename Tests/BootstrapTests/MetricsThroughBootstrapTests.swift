@@ -1,7 +1,7 @@
 import Foundation
+import LocalServers
 import LosslessJSON
 import MessageDelivery
-import RuntimeAPIEmulator
 import TestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import CurlHTTP
 import MessageDelivery
 import LosslessJSON
-import RuntimeAPIEmulator
+import LocalServers
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Basics
 import ChallengeCrypto
-import CognitoTokens
+import LocalUserPool
 import LosslessJSON
 import Testing
 

@@ -1,5 +1,5 @@
 import Basics
-import EventCorpus
+import Invoker
 import ChallengeFlows
 import CognitoEvents
 import CognitoTriggers

@@ -1,6 +1,6 @@
 import ChallengeFlows
 import CognitoTriggers
-import EventCorpus
+import Invoker
 import Passkeys
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import LambdaRuntime
-import RuntimeAPIEmulator
+import LocalServers
 import Basics
 import Testing
 

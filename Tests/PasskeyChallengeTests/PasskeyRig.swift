@@ -4,7 +4,7 @@ import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
 import CognitoTriggers
-import EventCorpus
+import Invoker
 import LosslessJSON
 import Passkeys
 import SoftwareAuthenticator

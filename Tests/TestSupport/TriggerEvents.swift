@@ -1,7 +1,7 @@
 import Basics
 import ChallengeFlows
 import CognitoEvents
-import EventCorpus
+import Invoker
 import LosslessJSON
 
 /// The Verify event Cognito sends after `create`: the same user and attributes, the private parameters Create

@@ -1,7 +1,7 @@
 import Foundation
+import LocalServers
 import LosslessJSON
 import MessageDelivery
-import RuntimeAPIEmulator
 
 /// A runtime to measure and the events it answers.
 struct Workload {

@@ -1,4 +1,3 @@
-import EventCorpus
 import Foundation
 import MessageDelivery
 
