@@ -62,8 +62,8 @@ let package = Package(
         .target(
             name: "CognitoTriggers",
             dependencies: [
-                "CurlHTTP", "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
-                "CaptchaVerification", "ChallengeStateStore", "Passkeys",
+                "CurlHTTP", "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON",
+                "AWSClient", "CaptchaVerification", "ChallengeStateStore", "Passkeys",
             ]
         ),
         .target(
@@ -169,13 +169,9 @@ let package = Package(
             dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "CognitoEvents", "ChallengeFlows"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "CurlHTTP", "TestSupport"]),
+        .testTarget(name: "AWSClientTests", dependencies: ["Basics", "AWSClient", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
         .testTarget(
-            name: "EmailDeliveryTests",
-            dependencies: ["Basics", "MessageDelivery", "AWSClient", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
-        ),
-        .testTarget(
-            name: "SMSDeliveryTests",
+            name: "MessageDeliveryTests",
             dependencies: ["Basics", "MessageDelivery", "AWSClient", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
@@ -194,7 +190,6 @@ let package = Package(
                 "Basics",
             ]
         ),
-        .testTarget(name: "ParameterStoreTests", dependencies: ["Basics", "AWSClient", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "InvokerTests", dependencies: ["Basics", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),

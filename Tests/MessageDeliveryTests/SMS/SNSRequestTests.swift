@@ -8,7 +8,7 @@ import Testing
     static let date = SigningDate(secondsSince1970: 1_440_938_160)  // 2015-08-30T12:36:00Z
 
     @Test func formCarriesThePublishFieldsEncoded() throws {
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: "https://sns.us-east-1.amazonaws.com"))
+        let delivery = try SNSCodeDelivery(configuration: SNSFixtures.configuration(endpoint: "https://sns.us-east-1.amazonaws.com"))
         let request = delivery.request(code: "042917", to: "+15555550100", validForSeconds: 300, at: Self.date)
         #expect(request.method == .post)
         #expect(request.url == "https://sns.us-east-1.amazonaws.com/")
@@ -23,7 +23,7 @@ import Testing
 
     @Test func formEncodesLikeTheSDKs() throws {
         let delivery = try SNSCodeDelivery(
-            configuration: Fixtures.configuration(endpoint: "https://sns.us-east-1.amazonaws.com")
+            configuration: SNSFixtures.configuration(endpoint: "https://sns.us-east-1.amazonaws.com")
                 .with(text: try SMSText(template: "{code} 100% & more+ ~ ü"))
         )
         let body = String(decoding: delivery.request(code: "1", to: "+15555550100", validForSeconds: 60, at: Self.date).body, as: UTF8.self)
@@ -32,7 +32,7 @@ import Testing
 
     @Test func senderIDIsASecondAttribute() throws {
         let delivery = try SNSCodeDelivery(
-            configuration: Fixtures.configuration(endpoint: "https://sns.us-east-1.amazonaws.com", senderID: "Example"))
+            configuration: SNSFixtures.configuration(endpoint: "https://sns.us-east-1.amazonaws.com", senderID: "Example"))
         let body = String(decoding: delivery.request(code: "1", to: "+15555550100", validForSeconds: 60, at: Self.date).body, as: UTF8.self)
         #expect(
             body.hasSuffix(
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func requestIsSignedForSNSInItsRegion() throws {
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: "https://sns.us-east-1.amazonaws.com"))
+        let delivery = try SNSCodeDelivery(configuration: SNSFixtures.configuration(endpoint: "https://sns.us-east-1.amazonaws.com"))
         let request = delivery.request(code: "042917", to: "+15555550100", validForSeconds: 300, at: Self.date)
         let authorization = try #require(request.headers.first { $0.name == "Authorization" }?.value)
         #expect(authorization.hasPrefix("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/sns/aws4_request, "))

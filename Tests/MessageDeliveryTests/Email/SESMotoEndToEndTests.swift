@@ -1,4 +1,5 @@
 import AWSClient
+import ChallengeFlows
 import CurlHTTP
 import Foundation
 import LosslessJSON
@@ -6,10 +7,10 @@ import MessageDelivery
 import Testing
 import TestSupport
 
-/// Deliveries against moto, a real SNS API server, run by the test on 127.0.0.1 with signature checking on:
+/// Deliveries against moto, a real SES API server, run by the test on 127.0.0.1 with signature checking on:
 /// moto verifies every request's Signature Version 4 against the access key it issued.
-@Suite("SNS delivery against moto", .serialized, .requires(.motoServer))
-final class SNSMotoEndToEndTests {
+@Suite("SES delivery against moto", .serialized, .requires(.motoServer))
+final class SESMotoEndToEndTests {
     private let moto: LocalServerProcess
     private let endpoint: String
     private let credentials: AWSCredentials
@@ -27,51 +28,71 @@ final class SNSMotoEndToEndTests {
         }
         endpoint = "http://127.0.0.1:\(port)"
         session = try CurlSession()
-        let bootstrap = AWSCredentials(accessKeyID: "AKIDBOOTSTRAP", secretAccessKey: "bootstrap")
-        _ = try Self.iam(["Action": "CreateUser", "UserName": "texter"], at: endpoint, with: bootstrap, session)
+        let bootstrapCredentials = AWSCredentials(accessKeyID: "AKIDBOOTSTRAP", secretAccessKey: "bootstrap")
+        _ = try Self.iam(["Action": "CreateUser", "UserName": "mailer"], at: endpoint, with: bootstrapCredentials, session)
         let allowAll = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}"#
         _ = try Self.iam(
-            ["Action": "PutUserPolicy", "UserName": "texter", "PolicyName": "all", "PolicyDocument": allowAll], at: endpoint,
-            with: bootstrap, session)
-        let key = try Self.iam(["Action": "CreateAccessKey", "UserName": "texter"], at: endpoint, with: bootstrap, session)
+            ["Action": "PutUserPolicy", "UserName": "mailer", "PolicyName": "all", "PolicyDocument": allowAll], at: endpoint,
+            with: bootstrapCredentials, session)
+        let key = try Self.iam(["Action": "CreateAccessKey", "UserName": "mailer"], at: endpoint, with: bootstrapCredentials, session)
         credentials = AWSCredentials(
             accessKeyID: try Self.element("AccessKeyId", in: key), secretAccessKey: try Self.element("SecretAccessKey", in: key))
+
+        let identity = SigV4Signer(credentials: credentials, region: "eu-west-1", service: "ses").sign(
+            SignableRequest(
+                method: "POST", host: "127.0.0.1:\(port)", path: "/v2/email/identities",
+                headers: [.init("Content-Type", "application/json")], body: Array(#"{"EmailIdentity":"no-reply@example.com"}"#.utf8)),
+            at: .now())
+        let created = try session.perform(
+            HTTPRequest(
+                method: .post, url: endpoint + "/v2/email/identities", headers: identity.headers.map { HTTPHeader($0.name, $0.value) },
+                body: Array(#"{"EmailIdentity":"no-reply@example.com"}"#.utf8), totalTimeout: .seconds(10)))
+        try #require(created.status == 200, "CreateEmailIdentity: \(String(decoding: created.body, as: UTF8.self))")
     }
 
     deinit { moto.stop() }
 
-    private func delivery(secret: String? = nil) throws -> SNSCodeDelivery {
-        try SNSCodeDelivery(configuration: SNSConfiguration(environment: [
+    private func delivery(secret: String? = nil, from: String = "Example Sign-in <no-reply@example.com>") throws -> SESCodeDelivery {
+        try SESCodeDelivery(configuration: SESConfiguration(environment: [
             "AWS_REGION": "eu-west-1", "AWS_ACCESS_KEY_ID": credentials.accessKeyID,
-            "AWS_SECRET_ACCESS_KEY": secret ?? credentials.secretAccessKey, "SNS_ENDPOINT": endpoint,
-            "SMS_SENDER_ID": "Example", "SMS_TEXT_TEMPLATE": "Code {code}, valid {minutes} min",
+            "AWS_SECRET_ACCESS_KEY": secret ?? credentials.secretAccessKey, "SES_FROM_ADDRESS": from, "SES_ENDPOINT": endpoint,
+            "EMAIL_SUBJECT": "Sign-in code for {username}",
         ]))
     }
 
     @Test func codeTravelsToTheServerAndBack() throws {
-        let receipt = try delivery().send(code: "583920", to: "+15555550100", validForSeconds: 180)
+        let message = CodeMessage(recipient: "jane@example.com", userName: "jane", code: "583920", validForSeconds: 180)
+        let receipt = try delivery().send(message)
         #expect(receipt.attempts == 1)
-        let messageID = try #require(receipt.messageID)
 
         let data = try session.perform(HTTPRequest(method: .get, url: endpoint + "/moto-api/data.json", totalTimeout: .seconds(10)))
-        let sent = try JSONValue(parsing: data.body).objectValue?["sns"]?.objectValue?["SMS"]?.arrayValue ?? []
-        let mine = try #require(
-            sent.compactMap(\.objectValue).first { $0["message_id"]?.stringValue == messageID },
-            "no SMS \(messageID) in \(String(decoding: data.body, as: UTF8.self).prefix(2000))")
-        #expect(mine["phone_number"]?.stringValue == "+15555550100")
-        #expect(mine["message"]?.stringValue == "Code 583920, valid 3 min")
+        let sent = try JSONValue(parsing: data.body).objectValue?["ses"]?.objectValue?["Message"]?.arrayValue ?? []
+        let mine = try #require(sent.compactMap(\.objectValue).first { $0["id"]?.stringValue == receipt.messageID })
+        #expect(mine["destinations"]?.objectValue?["ToAddresses"] == ["jane@example.com"])
+        #expect(mine["source"]?.stringValue == "Example Sign-in <no-reply@example.com>")
+        #expect(mine["subject"]?.stringValue == "Sign-in code for jane")
+        #expect(mine["body"]?.stringValue?.contains("<strong>583920</strong>") == true)
     }
 
-    @Test func wrongSecretFailsTheSignatureCheckWithoutRetry() throws {
-        let error = Fixtures.failure(of: try delivery(secret: "not-the-secret"))
+    @Test func unverifiedSenderIsRejectedWithoutRetry() throws {
+        let error = SESFixtures.failure(of: try delivery(from: "stranger@example.org"))
+        guard case .rejected(let response, attempts: 1)? = error else {
+            Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
+            return
+        }
+        #expect(response.status == 400)
+        #expect(response.code == "MessageRejected")
+        #expect(!"\(error!)".contains(SESFixtures.message.code))
+    }
+
+    @Test func wrongSecretFailsTheSignatureCheck() throws {
+        let error = SESFixtures.failure(of: try delivery(secret: "not-the-secret"))
         guard case .rejected(let response, attempts: 1)? = error else {
             Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
             return
         }
         #expect(response.status == 403)
-        #expect(response.code == "SignatureDoesNotMatch")
         #expect(!"\(error!)".contains("not-the-secret"))
-        #expect(!"\(error!)".contains(Fixtures.code))
     }
 
     /// A signed IAM query-API call; returns the XML answer.
@@ -107,7 +128,7 @@ final class SNSMotoEndToEndTests {
     struct MotoMissing: Error, CustomStringConvertible {
         let detail: String
         var description: String {
-            "moto's SNS server could not start; install it with `pip install 'moto[server]'` (CI installs it). \(detail)"
+            "moto's SES server could not start; install it with `pip install 'moto[server]'` (CI installs it). \(detail)"
         }
     }
 }

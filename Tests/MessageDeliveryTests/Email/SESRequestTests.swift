@@ -7,15 +7,15 @@ import Testing
 @Suite("SES SendEmail request")
 struct SESRequestTests {
     /// The body is our own rendering; the signature is the one botocore's SigV4Auth computes for this exact request
-    /// (service `ses`, us-east-1, 2015-08-30T12:36:00Z, the credentials of ``Fixtures``).
+    /// (service `ses`, us-east-1, 2015-08-30T12:36:00Z, the credentials of ``SESFixtures``).
     @Test func requestIsExactForAFixedClockAndCredentials() throws {
         var configuration = SESConfiguration(
-            region: "us-east-1", credentials: Fixtures.credentials, fromAddress: Fixtures.fromAddress,
+            region: "us-east-1", credentials: SESFixtures.credentials, fromAddress: SESFixtures.fromAddress,
             configurationSetName: "code-emails")
         configuration.caFile = nil
         let delivery = try SESCodeDelivery(configuration: configuration)
 
-        let request = delivery.request(for: Fixtures.message, at: SigningDate(secondsSince1970: 1_440_938_160))
+        let request = delivery.request(for: SESFixtures.message, at: SigningDate(secondsSince1970: 1_440_938_160))
 
         #expect(request.method == .post)
         #expect(request.url == "https://email.us-east-1.amazonaws.com/v2/email/outbound-emails")
@@ -44,8 +44,8 @@ struct SESRequestTests {
     }
 
     @Test func localEndpointKeepsItsPortInHostAndURL() throws {
-        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: "http://127.0.0.1:4566/"))
-        let request = delivery.request(for: Fixtures.message, at: SigningDate(secondsSince1970: 0))
+        let delivery = try SESCodeDelivery(configuration: SESFixtures.configuration(endpoint: "http://127.0.0.1:4566/"))
+        let request = delivery.request(for: SESFixtures.message, at: SigningDate(secondsSince1970: 0))
         #expect(request.url == "http://127.0.0.1:4566/v2/email/outbound-emails")
         #expect(request.headers.first == HTTPHeader("Host", "127.0.0.1:4566"))
         #expect(!String(decoding: request.body, as: UTF8.self).contains("ConfigurationSetName"))
@@ -55,7 +55,7 @@ struct SESRequestTests {
 @Suite("Code email templates")
 struct CodeEmailTemplateTests {
     @Test func defaultsCarryTheCodeAndLifetime() {
-        let email = CodeEmailTemplates.defaults.render(Fixtures.message)
+        let email = CodeEmailTemplates.defaults.render(SESFixtures.message)
         #expect(email.subject == "Your sign-in code")
         #expect(email.text.hasPrefix("Your sign-in code is 042917\n"))
         #expect(email.text.contains("expires in 3 minutes"))

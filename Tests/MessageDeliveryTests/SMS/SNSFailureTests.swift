@@ -13,8 +13,8 @@ struct SNSFailureTests {
     func notE164IsRefusedWithoutARequest(number: String) throws {
         let server = try ScriptedAWSServer(.sns, ["200"])
         defer { server.stop() }
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
-        let error = Fixtures.failure(of: delivery, to: number)
+        let delivery = try SNSCodeDelivery(configuration: SNSFixtures.configuration(endpoint: server.endpoint))
+        let error = SNSFixtures.failure(of: delivery, to: number)
         guard case .invalidPhoneNumber(number)? = error else {
             Issue.record("expected the number to be refused, got \(String(describing: error))")
             return
@@ -28,15 +28,15 @@ struct SNSFailureTests {
     func e164NumbersAreSent(number: String) throws {
         let server = try ScriptedAWSServer(.sns, ["200"])
         defer { server.stop() }
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
-        #expect(try delivery.send(code: Fixtures.code, to: number, validForSeconds: 300).messageID == "scripted-1")
+        let delivery = try SNSCodeDelivery(configuration: SNSFixtures.configuration(endpoint: server.endpoint))
+        #expect(try delivery.send(code: SNSFixtures.code, to: number, validForSeconds: 300).messageID == "scripted-1")
     }
 
     @Test func serverDownIsUnreachableAtOnce() throws {
         let port = LocalServerProcess.freePort()
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: "http://127.0.0.1:\(port)"))
+        let delivery = try SNSCodeDelivery(configuration: SNSFixtures.configuration(endpoint: "http://127.0.0.1:\(port)"))
         let start = ContinuousClock.now
-        let error = Fixtures.failure(of: delivery)
+        let error = SNSFixtures.failure(of: delivery)
         #expect(ContinuousClock.now - start < .seconds(1))
         guard case .unreachable(let endpoint, let curlError, attempts: 1)? = error else {
             Issue.record("expected unreachable after one attempt, got \(String(describing: error))")
@@ -50,8 +50,8 @@ struct SNSFailureTests {
     @Test(.requires(.python3)) func xmlErrorIsTypedNotRetriedAndNeverShowsTheCode() throws {
         let server = try ScriptedAWSServer(.sns, ["400:InvalidParameter"])
         defer { server.stop() }
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
-        let error = Fixtures.failure(of: delivery)
+        let delivery = try SNSCodeDelivery(configuration: SNSFixtures.configuration(endpoint: server.endpoint))
+        let error = SNSFixtures.failure(of: delivery)
         guard case .rejected(let response, attempts: 1)? = error else {
             Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
             return
@@ -63,7 +63,7 @@ struct SNSFailureTests {
         // The scripted server echoes the request body, code included, in its message; entities are decoded.
         #expect(response.message?.hasPrefix("scripted failure for request Action=Publish&") == true)
         #expect(response.message?.contains("[code]") == true)
-        #expect(!"\(error!)".contains(Fixtures.code))
+        #expect(!"\(error!)".contains(SNSFixtures.code))
         #expect("\(error!)".hasPrefix("SNS refused the code SMS: HTTP 400 InvalidParameter: scripted failure for request"))
         #expect(try server.requestClientPorts().count == 1)
     }
@@ -72,9 +72,9 @@ struct SNSFailureTests {
     @Test(.requires(.python3)) func serverErrorIsReportedWithoutARetry() throws {
         let server = try ScriptedAWSServer(.sns, ["500"])
         defer { server.stop() }
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        let delivery = try SNSCodeDelivery(configuration: SNSFixtures.configuration(endpoint: server.endpoint))
         let start = ContinuousClock.now
-        let error = Fixtures.failure(of: delivery)
+        let error = SNSFixtures.failure(of: delivery)
         #expect(ContinuousClock.now - start < .seconds(3))
         guard case .rejected(let response, attempts: 1)? = error else {
             Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
@@ -91,8 +91,8 @@ struct SNSFailureTests {
     func transientFailureThenSuccess(first: String) throws {
         let server = try ScriptedAWSServer(.sns, [first, "200"])
         defer { server.stop() }
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
-        let receipt = try delivery.send(code: Fixtures.code, to: Fixtures.phoneNumber, validForSeconds: 300)
+        let delivery = try SNSCodeDelivery(configuration: SNSFixtures.configuration(endpoint: server.endpoint))
+        let receipt = try delivery.send(code: SNSFixtures.code, to: SNSFixtures.phoneNumber, validForSeconds: 300)
         #expect(receipt.messageID == "scripted-2")
         #expect(receipt.attempts == 2)
     }
@@ -101,9 +101,9 @@ struct SNSFailureTests {
         let server = try ScriptedAWSServer(.sns, ["200@10000"])
         defer { server.stop() }
         let budget = Duration.milliseconds(800)
-        let delivery = try SNSCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
+        let delivery = try SNSCodeDelivery(configuration: SNSFixtures.configuration(endpoint: server.endpoint, budget: budget))
         let start = ContinuousClock.now
-        let error = Fixtures.failure(of: delivery)
+        let error = SNSFixtures.failure(of: delivery)
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= budget - .milliseconds(50))
         #expect(elapsed < budget + .seconds(1))

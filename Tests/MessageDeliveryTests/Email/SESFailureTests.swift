@@ -11,9 +11,9 @@ import TestSupport
 struct SESFailureTests {
     @Test func serverDownIsUnreachableAtOnce() throws {
         let port = LocalServerProcess.freePort()
-        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: "http://127.0.0.1:\(port)"))
+        let delivery = try SESCodeDelivery(configuration: SESFixtures.configuration(endpoint: "http://127.0.0.1:\(port)"))
         let start = ContinuousClock.now
-        let error = Fixtures.failure(of: delivery)
+        let error = SESFixtures.failure(of: delivery)
         #expect(ContinuousClock.now - start < .seconds(2))
         guard case .unreachable(let endpoint, let curlError, attempts: 1)? = error else {
             Issue.record("expected unreachable after one attempt, got \(String(describing: error))")
@@ -27,8 +27,8 @@ struct SESFailureTests {
     @Test(.requires(.python3)) func clientErrorIsTypedNotRetriedAndNeverShowsTheCode() throws {
         let server = try ScriptedAWSServer(.ses, ["400:BadRequestException"])
         defer { server.stop() }
-        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
-        let error = Fixtures.failure(of: delivery)
+        let delivery = try SESCodeDelivery(configuration: SESFixtures.configuration(endpoint: server.endpoint))
+        let error = SESFixtures.failure(of: delivery)
         guard case .rejected(let response, attempts: 1)? = error else {
             Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
             return
@@ -38,7 +38,7 @@ struct SESFailureTests {
         #expect(!response.isRetryable)
         // The scripted server echoes the request body, code included, in its message.
         #expect(response.message?.contains("[code]") == true)
-        #expect(!"\(error!)".contains(Fixtures.message.code))
+        #expect(!"\(error!)".contains(SESFixtures.message.code))
         #expect("\(error!)".hasPrefix("SES refused the code email: HTTP 400 BadRequestException: scripted failure"))
         #expect(try server.requestClientPorts().count == 1)
     }
@@ -47,9 +47,9 @@ struct SESFailureTests {
     @Test(.requires(.python3)) func serverErrorIsReportedWithoutARetry() throws {
         let server = try ScriptedAWSServer(.ses, ["500"])
         defer { server.stop() }
-        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
+        let delivery = try SESCodeDelivery(configuration: SESFixtures.configuration(endpoint: server.endpoint))
         let start = ContinuousClock.now
-        let error = Fixtures.failure(of: delivery)
+        let error = SESFixtures.failure(of: delivery)
         #expect(ContinuousClock.now - start < .seconds(3))
         guard case .rejected(let response, attempts: 1)? = error else {
             Issue.record("expected a rejection after one attempt, got \(String(describing: error))")
@@ -63,8 +63,8 @@ struct SESFailureTests {
     func transientFailureThenSuccess(first: String) throws {
         let server = try ScriptedAWSServer(.ses, [first, "200"])
         defer { server.stop() }
-        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint))
-        let receipt = try delivery.send(Fixtures.message)
+        let delivery = try SESCodeDelivery(configuration: SESFixtures.configuration(endpoint: server.endpoint))
+        let receipt = try delivery.send(SESFixtures.message)
         #expect(receipt.messageID == "scripted-2")
         #expect(receipt.attempts == 2)
     }
@@ -73,9 +73,9 @@ struct SESFailureTests {
         let server = try ScriptedAWSServer(.ses, ["200@10000"])
         defer { server.stop() }
         let budget = Duration.milliseconds(800)
-        let delivery = try SESCodeDelivery(configuration: Fixtures.configuration(endpoint: server.endpoint, budget: budget))
+        let delivery = try SESCodeDelivery(configuration: SESFixtures.configuration(endpoint: server.endpoint, budget: budget))
         let start = ContinuousClock.now
-        let error = Fixtures.failure(of: delivery)
+        let error = SESFixtures.failure(of: delivery)
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= budget - .milliseconds(50))
         #expect(elapsed < budget + .seconds(1))

@@ -2,7 +2,7 @@ import AWSClient
 import MessageDelivery
 import Testing
 
-enum Fixtures {
+enum SNSFixtures {
     static let credentials = AWSCredentials(
         accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
         sessionToken: "FQoGZXIvYXdzEXAMPLETOKEN")

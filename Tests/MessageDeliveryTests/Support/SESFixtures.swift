@@ -3,7 +3,7 @@ import ChallengeFlows
 import MessageDelivery
 import Testing
 
-enum Fixtures {
+enum SESFixtures {
     static let credentials = AWSCredentials(
         accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
         sessionToken: "FQoGZXIvYXdzEXAMPLETOKEN")
