@@ -62,8 +62,8 @@ let package = Package(
         .target(
             name: "CognitoTriggers",
             dependencies: [
-                "CurlHTTP", "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON",
-                "AWSClient", "CaptchaVerification", "ChallengeStateStore", "Passkeys",
+                "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
+                "CaptchaVerification", "ChallengeStateStore", "Passkeys",
             ]
         ),
         .target(

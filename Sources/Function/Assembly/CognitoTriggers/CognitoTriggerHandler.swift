@@ -3,7 +3,6 @@ import CaptchaVerification
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
-import CurlHTTP
 import LosslessJSON
 import MessageDelivery
 

@@ -1,6 +1,5 @@
 import ChallengeCrypto
 import ChallengeFlows
-import CurlHTTP
 import ChallengeStateStore
 import Basics
 
