@@ -13,22 +13,19 @@ let package = Package(
         .library(name: "CognitoTriggers", targets: ["CognitoTriggers"]),
         // For the fuzz package in Tests/Fuzz, which depends on this one by path and sees only products.
         .library(name: "LosslessJSON", targets: ["LosslessJSON"]),
-        .library(name: "AWSSigV4", targets: ["AWSSigV4"]),
+        .library(name: "AWSClient", targets: ["AWSClient"]),
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
         .library(name: "CognitoChallengeTesting", targets: ["CognitoChallengeTesting"]),
         .library(name: "CognitoLambda", targets: ["CognitoLambda"]),
         .library(name: "ChallengeFlows", targets: ["ChallengeFlows"]),
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
-        .library(name: "SMSChallenge", targets: ["SMSChallenge"]),
-        .library(name: "MagicLinkChallenge", targets: ["MagicLinkChallenge"]),
-        .library(name: "PasskeyChallenge", targets: ["PasskeyChallenge"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
         .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
         .library(name: "SoftwareAuthenticator", targets: ["SoftwareAuthenticator"]),
         // For the fuzz package in Tests/Fuzz.
-        .library(name: "WebAuthn", targets: ["WebAuthn"]),
+        .library(name: "Passkeys", targets: ["Passkeys"]),
         .library(name: "ChallengeStateStore", targets: ["ChallengeStateStore"]),
     ],
     dependencies: [
@@ -48,36 +45,25 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "LosslessJSON"),
-        .target(name: "PosixLock"),
-        .target(name: "PlainText"),
-        .target(name: "Settings"),
+        .target(name: "Basics", dependencies: ["LosslessJSON"]),
         .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
-        .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "PosixLock"]),
-        .target(name: "CognitoTokens", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
-        .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Settings"]),
-        .target(name: "MagicLinkToken", dependencies: ["PlainText", "ChallengeCrypto"]),
+        .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
+        .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
-        .target(name: "WebAuthn", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "SoftwareAuthenticator", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
-        .target(name: "CurlHTTP", dependencies: ["CCurl"]),
-        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Settings"]),
-        .target(name: "AWSSigV4", dependencies: ["ChallengeCrypto", "Settings"]),
-        .target(name: "AWSClient", dependencies: ["AWSSigV4", "CurlHTTP", "PosixLock"]),
-        .target(name: "EmailDelivery", dependencies: ["PlainText", "Settings", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "SMSDelivery", dependencies: ["PlainText", "Settings", "ChallengeFlows", "AWSSigV4", "AWSClient", "CurlHTTP"]),
-        .target(name: "SMSChallenge", dependencies: ["ChallengeFlows"]),
-        .target(name: "MagicLinkChallenge", dependencies: ["ChallengeFlows", "MagicLinkToken"]),
-        .target(name: "PasskeyChallenge", dependencies: ["ChallengeFlows", "WebAuthn", "ChallengeCrypto", "LosslessJSON"]),
-        .target(name: "CaptchaVerification", dependencies: ["PlainText", "Settings", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "ChallengeStateStore", dependencies: ["PosixLock", "Settings", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "ChallengeFlows"]),
-        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeFlows", "ChallengeStateStore", "WebAuthn"]),
-        .target(name: "ParameterStore", dependencies: ["Settings", "AWSSigV4", "AWSClient", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
+        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
+        .target(name: "AWSClient", dependencies: ["ChallengeCrypto", "Basics", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "MessageDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSClient", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "Passkeys", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON", "ChallengeFlows"]),
+        .target(name: "CaptchaVerification", dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "ChallengeStateStore", dependencies: ["Basics", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "ChallengeFlows"]),
+        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeFlows", "ChallengeStateStore", "Passkeys"]),
         .target(
             name: "CognitoTriggers",
-            dependencies: ["CurlHTTP", "PlainText", "PosixLock", "Settings",
-                "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "EmailDelivery", "LosslessJSON", "AWSSigV4",
-                "ParameterStore", "CaptchaVerification", "ChallengeStateStore", "SMSDelivery", "SMSChallenge",
-                "MagicLinkChallenge", "MagicLinkToken", "WebAuthn", "PasskeyChallenge",
+            dependencies: [
+                "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
+                "CaptchaVerification", "ChallengeStateStore", "Passkeys",
             ]
         ),
         .target(
@@ -98,9 +84,9 @@ let package = Package(
             linkerSettings: [.unsafeFlags(bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
         ),
         .target(
-            name: "RuntimeAPIEmulator",
+            name: "LocalServers",
             dependencies: [
-                "PosixLock",
+                "Basics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -109,17 +95,8 @@ let package = Package(
         .target(
             name: "Invoker",
             dependencies: [
-                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "RuntimeAPIEmulator", "LosslessJSON", "Settings",
-                "CaptchaVerification", "LocalHTTPServer", "PosixLock", "EventCorpus", "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]
-        ),
-        .target(
-            name: "LocalHTTPServer",
-            dependencies: [
-                "PosixLock",
+                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LocalServers", "LosslessJSON", "Basics",
+                "CaptchaVerification", "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -128,7 +105,7 @@ let package = Package(
         .target(
             name: "LocalUserPool",
             dependencies: [
-                "Invoker", "CognitoSRP", "CognitoTokens", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "LocalHTTPServer",
+                "Invoker", "CognitoSRP", "COpenSSL", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "LocalServers",
                 "PasskeyRegistrationAPI",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -137,100 +114,93 @@ let package = Package(
         .executableTarget(
             name: "cognito-local",
             dependencies: [
-                "Invoker", "LocalUserPool", "CognitoTokens", "PosixLock",
+                "Invoker", "LocalUserPool", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["Invoker", "RuntimeAPIEmulator", "EmailDelivery", "LosslessJSON", "PosixLock"],
+            dependencies: ["Invoker", "LocalServers", "MessageDelivery", "LosslessJSON", "Basics"],
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
         .executableTarget(name: "echo-bootstrap", dependencies: ["LambdaRuntime"]),
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Basics"]),
         .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
-        .testTarget(name: "ChallengeCryptoTests", dependencies: ["PosixLock", "ChallengeCrypto"]),
-        .testTarget(name: "MagicLinkTokenTests", dependencies: ["MagicLinkToken", "ChallengeCrypto"]),
+        .testTarget(name: "ChallengeCryptoTests", dependencies: ["Basics", "ChallengeCrypto"]),
+        .testTarget(name: "MagicLinkTokenTests", dependencies: ["ChallengeCrypto"]),
         .testTarget(
             name: "SoftwareAuthenticatorTests",
             dependencies: ["SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
-        .testTarget(name: "CognitoTokensTests", dependencies: ["PosixLock", "CognitoTokens", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
+        .testTarget(name: "CognitoTokensTests", dependencies: ["Basics", "LocalUserPool", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
             name: "ChallengeFlowsTests",
-            dependencies: ["Settings", "PosixLock", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
+            dependencies: ["Basics", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
         ),
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
-                "Settings", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "EmailDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "PosixLock", "TestSupport", "EventCorpus", "CaptchaVerification", "WebAuthn",
+                "Basics", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
+                "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification", "Passkeys",
                 "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
             ]
         ),
         .testTarget(
             name: "PasskeyChallengeTests",
             dependencies: [
-                "PasskeyChallenge", "WebAuthn", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeCrypto",
-                "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "EventCorpus", "PosixLock", "TestSupport",
+                "Passkeys", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeCrypto",
+                "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
             ]
         ),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Settings", "PosixLock", "LambdaRuntime", "RuntimeAPIEmulator", "LosslessJSON", "echo-bootstrap"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "LocalServers", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
             dependencies: [
-                "bootstrap", "RuntimeAPIEmulator", "AWSSigV4", "EmailDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "EventCorpus",
+                "bootstrap", "LocalServers", "AWSClient", "MessageDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
                 "SoftwareAuthenticator",
             ]
         ),
-        .target(name: "EventCorpus", dependencies: ["LosslessJSON"]),
         .target(
             name: "TestSupport",
-            dependencies: ["PosixLock", "CurlHTTP", "LosslessJSON", "EventCorpus", "CognitoEvents", "ChallengeFlows"],
+            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "CognitoEvents", "ChallengeFlows"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "AWSClientTests", dependencies: ["AWSClient", "AWSSigV4", "CurlHTTP", "TestSupport"]),
+        .testTarget(name: "AWSClientTests", dependencies: ["Basics", "AWSClient", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
         .testTarget(
-            name: "EmailDeliveryTests",
-            dependencies: ["Settings", "EmailDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
-        ),
-        .testTarget(
-            name: "SMSDeliveryTests",
-            dependencies: ["Settings", "SMSDelivery", "AWSSigV4", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            name: "MessageDeliveryTests",
+            dependencies: ["Basics", "MessageDelivery", "AWSClient", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "CaptchaVerificationTests",
-            dependencies: ["Settings", "CaptchaVerification", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
+            dependencies: ["Basics", "CaptchaVerification", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
             exclude: ["Support/siteverify_standin.py"]
         ),
         .testTarget(
             name: "ChallengeStateStoreTests",
-            dependencies: ["Settings", "PosixLock", "ChallengeFlows", "ChallengeStateStore", "AWSSigV4", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
+            dependencies: ["Basics", "ChallengeFlows", "ChallengeStateStore", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
-                "PasskeyRegistrationAPI", "WebAuthn", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto",
-                "LosslessJSON",
-                "PosixLock",
+                "PasskeyRegistrationAPI", "Passkeys", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
+                "Basics",
             ]
         ),
-        .testTarget(name: "ParameterStoreTests", dependencies: ["Settings", "ParameterStore", "AWSSigV4", "CurlHTTP", "TestSupport"]),
         .testTarget(
-            name: "InvokerTests", dependencies: ["PosixLock", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "EventCorpus", "TestSupport"]
+            name: "InvokerTests", dependencies: ["Basics", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", "SoftwareAuthenticator", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
+            dependencies: ["Passkeys", "SoftwareAuthenticator", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(
             name: "LocalUserPoolTests",
-            dependencies: ["LocalUserPool", "Invoker", "CognitoSRP", "CognitoTokens", "CurlHTTP", "LosslessJSON"]
+            dependencies: ["LocalUserPool", "Invoker", "CognitoSRP", "CurlHTTP", "LosslessJSON"]
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -240,17 +210,15 @@ let package = Package(
 /// their assembly), the development tools, and the testing kit.
 let sourceLayers: KeyValuePairs<String, [String]> = [
     "Function/Core": [
-        "PosixLock", "LosslessJSON", "PlainText", "Settings", "CognitoEvents", "ChallengeCrypto", "MagicLinkToken", "ChallengeFlows",
-        "SMSChallenge", "MagicLinkChallenge", "WebAuthn", "PasskeyChallenge",
+        "LosslessJSON", "Basics", "CognitoEvents", "ChallengeCrypto", "ChallengeFlows", "Passkeys",
     ],
     "Function/Effects": [
-        "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSSigV4", "AWSClient", "EmailDelivery", "SMSDelivery",
-        "ParameterStore", "ChallengeStateStore", "CaptchaVerification", "PasskeyRegistrationAPI",
+        "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSClient", "MessageDelivery", "ChallengeStateStore",
+        "CaptchaVerification", "PasskeyRegistrationAPI",
     ],
     "Function/Assembly": ["CognitoTriggers", "CognitoLambda", "bootstrap"],
     "Tools": [
-        "RuntimeAPIEmulator", "LocalHTTPServer", "Invoker", "EventCorpus", "CognitoTokens", "CognitoSRP", "LocalUserPool",
-        "cognito-local", "runtime-benchmark", "echo-bootstrap",
+        "LocalServers", "Invoker", "CognitoSRP", "LocalUserPool", "cognito-local", "runtime-benchmark", "echo-bootstrap",
     ],
     "TestingKit": ["CognitoChallengeTesting", "SoftwareAuthenticator"],
 ]

@@ -1,5 +1,4 @@
 import AWSClient
-import AWSSigV4
 import CurlHTTP
 import Testing
 import TestSupport

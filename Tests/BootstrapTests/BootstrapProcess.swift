@@ -1,6 +1,6 @@
 import Foundation
+import LocalServers
 import LosslessJSON
-import RuntimeAPIEmulator
 import TestSupport
 
 /// A built executable of this package (`bootstrap`, `echo-bootstrap`) run as a child process against an emulator.

@@ -1,7 +1,7 @@
-import EmailDelivery
 import Foundation
+import LocalServers
 import LosslessJSON
-import RuntimeAPIEmulator
+import MessageDelivery
 import Testing
 
 /// The real `bootstrap` executable, run as a child process against the Runtime API emulator on 127.0.0.1.

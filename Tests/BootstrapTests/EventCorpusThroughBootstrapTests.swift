@@ -1,8 +1,8 @@
-import EmailDelivery
-import EventCorpus
 import Foundation
+import Invoker
+import LocalServers
 import LosslessJSON
-import RuntimeAPIEmulator
+import MessageDelivery
 import TestSupport
 import Testing
 

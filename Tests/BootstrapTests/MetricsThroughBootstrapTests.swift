@@ -1,7 +1,7 @@
-import EmailDelivery
 import Foundation
+import LocalServers
 import LosslessJSON
-import RuntimeAPIEmulator
+import MessageDelivery
 import TestSupport
 import Testing
 

@@ -1,8 +1,8 @@
-import AWSSigV4
+import AWSClient
 import CurlHTTP
 import Foundation
+import LocalServers
 import LosslessJSON
-import RuntimeAPIEmulator
 import TestSupport
 import Testing
 

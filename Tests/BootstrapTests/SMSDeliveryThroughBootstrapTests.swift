@@ -1,8 +1,8 @@
 import Foundation
 import CurlHTTP
-import EmailDelivery
+import MessageDelivery
 import LosslessJSON
-import RuntimeAPIEmulator
+import LocalServers
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
+import LocalServers
 import LosslessJSON
-import RuntimeAPIEmulator
 import TestSupport
 import Testing
 

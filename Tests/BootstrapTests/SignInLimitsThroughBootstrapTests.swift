@@ -1,7 +1,7 @@
 import CurlHTTP
 import Foundation
+import LocalServers
 import LosslessJSON
-import RuntimeAPIEmulator
 import TestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import AWSSigV4
+import AWSClient
 import ChallengeFlows
 import ChallengeStateStore
 import CurlHTTP

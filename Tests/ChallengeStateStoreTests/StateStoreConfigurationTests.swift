@@ -1,6 +1,6 @@
-import AWSSigV4
+import AWSClient
+import Basics
 import ChallengeStateStore
-import Settings
 import Testing
 
 @Suite("State store configuration")

@@ -1,7 +1,7 @@
+import Basics
 import ChallengeCrypto
-import CognitoTokens
+import LocalUserPool
 import LosslessJSON
-import PosixLock
 import Testing
 
 @Suite struct CognitoTokenIssuerTests {

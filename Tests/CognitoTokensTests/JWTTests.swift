@@ -1,5 +1,5 @@
 import ChallengeCrypto
-import CognitoTokens
+import LocalUserPool
 import LosslessJSON
 import Testing
 

@@ -1,4 +1,4 @@
-import CognitoTokens
+import LocalUserPool
 
 /// Keys generated once per test run: RSA generation takes a noticeable fraction of a second.
 enum TestKeys {

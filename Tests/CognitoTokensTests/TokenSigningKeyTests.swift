@@ -1,6 +1,6 @@
 import ChallengeCrypto
-import CognitoTokens
 import Foundation
+import LocalUserPool
 import LosslessJSON
 import Testing
 

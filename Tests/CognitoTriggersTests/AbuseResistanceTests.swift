@@ -1,11 +1,11 @@
-import EventCorpus
+import Invoker
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
 import CognitoTriggers
 import Foundation
 import LosslessJSON
-import PosixLock
+import Basics
 import TestSupport
 import Testing
 

@@ -2,8 +2,8 @@ import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
 import CognitoTriggers
-import EventCorpus
 import Foundation
+import Invoker
 import LosslessJSON
 import TestSupport
 import Testing

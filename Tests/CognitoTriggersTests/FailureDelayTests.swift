@@ -2,7 +2,7 @@ import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
 import CognitoTriggers
-import EventCorpus
+import Invoker
 import Testing
 import TestSupport
 

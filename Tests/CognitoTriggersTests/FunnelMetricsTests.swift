@@ -1,4 +1,4 @@
-import EventCorpus
+import Invoker
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents

@@ -1,8 +1,9 @@
-import EventCorpus
+import Basics
+import Invoker
 import ChallengeFlows
 import CognitoEvents
 import CognitoTriggers
-import EmailDelivery
+import MessageDelivery
 import Foundation
 import LosslessJSON
 import TestSupport

@@ -1,7 +1,7 @@
-import EventCorpus
+import Invoker
 import ChallengeFlows
 import CognitoTriggers
-import EmailDelivery
+import MessageDelivery
 import Foundation
 import LosslessJSON
 import TestSupport

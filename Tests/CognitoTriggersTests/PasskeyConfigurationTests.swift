@@ -1,8 +1,8 @@
 import ChallengeFlows
 import CognitoTriggers
-import EventCorpus
+import Invoker
+import Passkeys
 import Testing
-import WebAuthn
 
 @Suite struct PasskeyConfigurationTests {
     static let minimal = ["CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox"]

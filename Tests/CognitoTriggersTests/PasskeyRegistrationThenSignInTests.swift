@@ -1,8 +1,8 @@
 import ChallengeStateStore
 import CognitoEvents
 import CognitoTriggers
-import EventCorpus
 import Foundation
+import Invoker
 import LosslessJSON
 import PasskeyRegistrationAPI
 import SoftwareAuthenticator

@@ -2,7 +2,7 @@ import ChallengeFlows
 import CognitoChallengeTesting
 import CognitoEvents
 import CognitoTriggers
-import EventCorpus
+import Invoker
 import LosslessJSON
 import TestSupport
 import Testing

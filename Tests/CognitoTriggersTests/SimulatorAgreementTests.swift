@@ -1,4 +1,4 @@
-import EventCorpus
+import Invoker
 import ChallengeFlows
 import CognitoChallengeTesting
 import CognitoEvents
@@ -46,7 +46,7 @@ struct SimulatorAgreementTests {
                 continue
             }
             let handler = try CognitoTriggerHandler(configuration: configuration, delivery: RecordingDelivery())
-            let decisions = simulator.transcript.compactMap { call -> DefineDecision? in
+            let decisions = simulator.transcript.compactMap { call -> ChallengeFlows.DefineDecision? in
                 if case .define(let decision) = call { return decision } else { return nil }
             }
             let initial = flow.hasPrefix("srp") ? 1 : 0
@@ -63,7 +63,7 @@ struct SimulatorAgreementTests {
                     define.response == decision.response,
                     "\(flow), script \(script.map(\.choice)), unknown \(userNotFound), Define \(index + 1): handler \(define.response), simulator \(decision)")
             }
-            #expect((decisions.last == DefineDecision.issueTokens) == (simulator.outcome == SignInOutcome.signedIn))
+            #expect((decisions.last == ChallengeFlows.DefineDecision.issueTokens) == (simulator.outcome == SignInOutcome.signedIn))
         }
         #expect(compared >= 2 * Self.scripts.count * 2, "every script walked for real and unknown users")
     }

@@ -34,7 +34,7 @@ let package = Package(
                 .product(name: "CognitoTriggers", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
             ]),
-        fuzzTarget("fuzz-sigv4", [.product(name: "AWSSigV4", package: "cognito-challenge-runtime")]),
+        fuzzTarget("fuzz-sigv4", [.product(name: "AWSClient", package: "cognito-challenge-runtime")]),
         fuzzTarget(
             "fuzz-runtime-headers",
             [
@@ -45,7 +45,7 @@ let package = Package(
         fuzzTarget(
             "fuzz-webauthn",
             [
-                .product(name: "WebAuthn", package: "cognito-challenge-runtime"),
+                .product(name: "Passkeys", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
             ]),
         fuzzTarget(
@@ -53,7 +53,7 @@ let package = Package(
             [
                 .product(name: "PasskeyRegistrationAPI", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeStateStore", package: "cognito-challenge-runtime"),
-                .product(name: "WebAuthn", package: "cognito-challenge-runtime"),
+                .product(name: "Passkeys", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
             ]),

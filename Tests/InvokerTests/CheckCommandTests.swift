@@ -1,4 +1,3 @@
-import EventCorpus
 import Foundation
 import Invoker
 import Testing

@@ -1,9 +1,9 @@
+import Basics
 import ChallengeFlows
 import CognitoEvents
 import Foundation
 import Invoker
 import LosslessJSON
-import PosixLock
 import Testing
 
 /// Scripted sign-ins with the text-message and sign-in-link steps, through the real triggers in this process; the

@@ -1,7 +1,7 @@
 import Foundation
 import LambdaRuntime
-import RuntimeAPIEmulator
-import PosixLock
+import LocalServers
+import Basics
 import Testing
 
 /// The loop, run in this process, against the Runtime API emulator on 127.0.0.1. Serialized: the loop sets

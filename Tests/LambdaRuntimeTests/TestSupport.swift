@@ -1,7 +1,7 @@
 import Foundation
 import LambdaRuntime
-import RuntimeAPIEmulator
-import PosixLock
+import LocalServers
+import Basics
 
 /// Runs `body`, giving up (and cancelling it) after `limit`; nil when time ran out.
 func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {

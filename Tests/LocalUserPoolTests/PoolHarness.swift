@@ -1,4 +1,3 @@
-import CognitoTokens
 import CurlHTTP
 import Dispatch
 import Foundation

@@ -1,5 +1,4 @@
 import CognitoSRP
-import CognitoTokens
 import Foundation
 import Invoker
 import LocalUserPool

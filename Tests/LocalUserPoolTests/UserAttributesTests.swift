@@ -1,4 +1,3 @@
-import CognitoTokens
 import Foundation
 import Invoker
 import LocalUserPool

@@ -1,5 +1,4 @@
 import ChallengeCrypto
-import MagicLinkToken
 
 /// Random bytes counted up from a seed, so tokens are reproducible.
 struct CountingRandom: RandomSource {

@@ -1,5 +1,4 @@
 import ChallengeCrypto
-import MagicLinkToken
 import Testing
 
 @Suite struct MagicLinkTokenTests {

@@ -1,4 +1,4 @@
-import MagicLinkToken
+import ChallengeCrypto
 import Testing
 
 @Suite struct MagicLinkURLTests {

@@ -3,10 +3,9 @@ import ChallengeFlows
 import CognitoEvents
 import CognitoTriggers
 import LosslessJSON
-import PasskeyChallenge
+import Passkeys
 import SoftwareAuthenticator
 import Testing
-import WebAuthn
 
 /// Create's answer must not tell whether a user exists or has passkeys.
 @Suite("Passkey decoys for unknown and passkey-less users")

@@ -1,16 +1,15 @@
+import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
 import CognitoTriggers
-import EventCorpus
+import Invoker
 import LosslessJSON
-import PasskeyChallenge
-import PosixLock
+import Passkeys
 import SoftwareAuthenticator
 import TestSupport
 import Testing
-import WebAuthn
 
 /// A user of the pool in these tests.
 struct TestUser: Sendable {

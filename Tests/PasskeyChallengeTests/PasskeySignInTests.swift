@@ -1,14 +1,13 @@
+import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoEvents
 import CognitoTriggers
 import Foundation
 import LosslessJSON
-import PasskeyChallenge
-import PosixLock
+import Passkeys
 import SoftwareAuthenticator
 import Testing
-import WebAuthn
 
 /// The passkey step through the real trigger handler, a memory store and a software authenticator, with the real
 /// WebAuthn verifier.

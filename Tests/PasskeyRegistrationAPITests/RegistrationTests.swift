@@ -1,12 +1,12 @@
+import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
 import LosslessJSON
 import PasskeyRegistrationAPI
-import PosixLock
+import Passkeys
 import SoftwareAuthenticator
 import Testing
-import WebAuthn
 
 /// Registrations made by a software authenticator and checked by the real verifier, then listed, renamed and
 /// removed; and every way a registration is refused.

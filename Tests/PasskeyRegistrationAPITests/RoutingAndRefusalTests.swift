@@ -2,8 +2,8 @@ import ChallengeCrypto
 import ChallengeStateStore
 import LosslessJSON
 import PasskeyRegistrationAPI
+import Passkeys
 import Testing
-import WebAuthn
 
 /// Who may call, which routes exist, and the 4xx every kind of bad input gets: always a JSON message, never an error.
 @Suite struct RoutingAndRefusalTests {

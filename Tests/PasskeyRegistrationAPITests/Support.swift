@@ -1,10 +1,10 @@
+import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
 import LosslessJSON
 import PasskeyRegistrationAPI
-import PosixLock
-import WebAuthn
+import Passkeys
 
 /// The values the API tests share.
 enum Fixture {

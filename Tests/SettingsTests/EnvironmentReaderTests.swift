@@ -1,4 +1,4 @@
-import Settings
+import Basics
 import Testing
 
 @Suite("One environment reader: empty is unset, and every problem names its variable")

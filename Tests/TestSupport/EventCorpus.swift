@@ -1,5 +1,5 @@
-import EventCorpus
 import Foundation
+import Invoker
 
 /// The repository's own corpus (Events/) as the tests run it: in process (CognitoTriggersTests) and through the
 /// built `bootstrap` (BootstrapTests), with the values the files were written for.

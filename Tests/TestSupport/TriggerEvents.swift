@@ -1,8 +1,8 @@
+import Basics
 import ChallengeFlows
 import CognitoEvents
-import EventCorpus
+import Invoker
 import LosslessJSON
-import PosixLock
 
 /// The Verify event Cognito sends after `create`: the same user and attributes, the private parameters Create
 /// returned, `answer`, and `clientMetadata` when given (RespondToAuthChallenge's, which Verify sees).

@@ -1,7 +1,7 @@
 import ChallengeCrypto
+@testable import Passkeys
 @testable import SoftwareAuthenticator
 import Testing
-@testable import WebAuthn
 
 @Suite struct AssertionTests {
     /// Runs the ceremony against its own stored credential (counter 3, not backup eligible) unless told otherwise.

@@ -1,7 +1,7 @@
 import ChallengeCrypto
+@testable import Passkeys
 @testable import SoftwareAuthenticator
 import Testing
-@testable import WebAuthn
 
 @Suite struct AuthenticatorDataTests {
     @Test func readsTheFixedPartAlone() throws {

@@ -1,6 +1,6 @@
+@testable import Passkeys
 import SoftwareAuthenticator
 import Testing
-@testable import WebAuthn
 
 @Suite struct CBORTests {
     @Test func readsEveryKindWebAuthnUses() throws {

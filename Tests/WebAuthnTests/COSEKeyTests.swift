@@ -1,6 +1,6 @@
+@testable import Passkeys
 @testable import SoftwareAuthenticator
 import Testing
-@testable import WebAuthn
 
 @Suite struct COSEKeyTests {
     @Test(arguments: COSEAlgorithm.allCases)

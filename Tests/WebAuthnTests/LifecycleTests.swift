@@ -1,8 +1,8 @@
 import ChallengeCrypto
 import LosslessJSON
+@testable import Passkeys
 import SoftwareAuthenticator
 import Testing
-@testable import WebAuthn
 
 /// A passkey's life against SoftwareAuthenticator, through the options JSON a relying party sends: registration under
 /// each attestation policy, sign-ins that store the counter back, replays, and attestation certificates breaking

@@ -1,7 +1,7 @@
+@testable import Passkeys
 @testable import SoftwareAuthenticator
 import Testing
 import TestSupport
-@testable import WebAuthn
 
 /// `packed` attestation with a certificate chain, against certificates the `openssl` command makes.
 @Suite(.requires(.openSSL)) struct PackedCertificateTests {

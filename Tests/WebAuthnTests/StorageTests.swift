@@ -1,6 +1,6 @@
 import LosslessJSON
+@testable import Passkeys
 import Testing
-@testable import WebAuthn
 
 @Suite struct StorageTests {
     static let credentials = [

@@ -1,6 +1,5 @@
 import ChallengeCrypto
 import CognitoSRP
-import CognitoTokens
 import Foundation
 import Invoker
 import LosslessJSON

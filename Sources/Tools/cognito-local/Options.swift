@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import EventCorpus
 import Invoker
 
 /// Where the triggers' configuration comes from, over the embedded development defaults.

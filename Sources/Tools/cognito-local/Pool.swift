@@ -1,5 +1,4 @@
 import ArgumentParser
-import CognitoTokens
 import Foundation
 import Invoker
 import LocalUserPool

@@ -1,6 +1,6 @@
+import Basics
 import Dispatch
 import Foundation
-import PosixLock
 
 /// Returns when SIGINT or SIGTERM arrives.
 func waitForTermination() async {

@@ -1,6 +1,6 @@
 import Foundation
 import Invoker
-import RuntimeAPIEmulator
+import LocalServers
 
 /// Runs one runtime against a fresh Runtime API emulator and measures it.
 struct Runner {

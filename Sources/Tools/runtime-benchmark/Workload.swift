@@ -1,7 +1,7 @@
-import EmailDelivery
 import Foundation
+import LocalServers
 import LosslessJSON
-import RuntimeAPIEmulator
+import MessageDelivery
 
 /// A runtime to measure and the events it answers.
 struct Workload {

@@ -1,4 +1,4 @@
-import AWSSigV4
+import AWSClient
 import ChallengeStateStore
 import CurlHTTP
 import LosslessJSON

@@ -1,7 +1,7 @@
 import ChallengeCrypto
 import LosslessJSON
+import Passkeys
 @testable import SoftwareAuthenticator
-import WebAuthn
 
 /// Flag bytes for authenticator data.
 enum Flag {

@@ -1,11 +1,10 @@
+import Basics
 import CaptchaVerification
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
-import CurlHTTP
-import EmailDelivery
 import LosslessJSON
-import Settings
+import MessageDelivery
 
 /// Answers any of the three custom-auth triggers: reads the event, asks the flow engine, delivers a code when one
 /// is due, and returns the whole event with its response filled in.

@@ -1,7 +1,7 @@
+import Basics
 import ChallengeCrypto
 import ChallengeFlows
-import Settings
-import WebAuthn
+import Passkeys
 
 extension TriggerConfiguration {
     /// The variables ``passkeySettings(in:)`` reads.

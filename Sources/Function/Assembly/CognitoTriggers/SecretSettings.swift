@@ -1,7 +1,6 @@
-import AWSSigV4
+import AWSClient
+import Basics
 import ChallengeFlows
-import ParameterStore
-import Settings
 
 /// Where the function's secrets come from: plain variables for local runs, or SSM Parameter Store `SecureString`
 /// parameters (read once, at start-up) for a deployment, so that the secret is not visible in the function's

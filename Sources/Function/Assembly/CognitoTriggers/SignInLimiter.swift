@@ -1,8 +1,7 @@
+import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
-import CurlHTTP
-import PosixLock
 
 /// The limits applied to one store. Field names are short: they are stored in every record.
 struct SignInLimiter {

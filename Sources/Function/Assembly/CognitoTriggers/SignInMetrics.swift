@@ -1,6 +1,6 @@
+import Basics
 import ChallengeFlows
 import LosslessJSON
-import Settings
 
 /// Whether and where the sign-in funnel's metrics go (`METRICS`, `METRICS_NAMESPACE`), and the function they are of
 /// (`AWS_LAMBDA_FUNCTION_NAME`, which Lambda sets).

@@ -1,16 +1,11 @@
+import Basics
 import CaptchaVerification
+import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
-import EmailDelivery
 import LosslessJSON
-import MagicLinkChallenge
-import MagicLinkToken
-import PasskeyChallenge
-import PlainText
-import SMSChallenge
-import SMSDelivery
-import Settings
-import WebAuthn
+import MessageDelivery
+import Passkeys
 
 /// Everything the triggers need, read once from the environment at start-up.
 public struct TriggerConfiguration: Sendable {

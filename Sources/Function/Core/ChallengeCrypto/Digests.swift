@@ -1,5 +1,5 @@
+import Basics
 import COpenSSL
-import PosixLock
 
 /// SHA-256 on OpenSSL.
 ///

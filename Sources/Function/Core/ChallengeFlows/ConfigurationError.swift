@@ -1,4 +1,4 @@
-import Settings
+import Basics
 
 /// A configuration value that cannot work, found at start-up.
 public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Settings
+import Basics
 /// Which challenges a sign-in passes through, in order.
 ///
 /// Written as a `+`-separated list of step names: `srp` (Cognito's own SRP_A → PASSWORD_VERIFIER, only first),

@@ -1,10 +1,10 @@
+import Basics
 import CurlHTTP
-import Settings
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
+import Basics
 import Darwin
-import PlainText
 #endif
 
 /// Everything ``SiteverifyClient`` needs to check tokens of one site, read once from the environment at start-up.

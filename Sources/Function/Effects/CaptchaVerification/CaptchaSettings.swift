@@ -1,4 +1,4 @@
-import Settings
+import Basics
 
 /// The checks of the CAPTCHA settings' values that only ``CaptchaProviderConfiguration`` needs.
 extension EnvironmentReader {

@@ -1,4 +1,4 @@
-import PlainText
+import Basics
 /// Makes text that came from the provider (or from libcurl) safe to log: the token and the secret become `[token]`
 /// and `[secret]`, control characters `?`, double quotes `'`, and the text is cut to ``maximumLength`` characters.
 struct ProviderTextMask {

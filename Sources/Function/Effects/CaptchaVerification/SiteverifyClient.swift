@@ -1,3 +1,4 @@
+import Basics
 import CurlHTTP
 
 /// Checks CAPTCHA widget tokens with the provider's `siteverify` API over one kept-alive libcurl connection.

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-import AWSSigV4
+import AWSClient
 
 /// Everything ``DynamoDBStateStore`` needs.
 public struct DynamoDBConfiguration: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import AWSClient
-import AWSSigV4
 import ChallengeFlows
 import CurlHTTP
 import LosslessJSON

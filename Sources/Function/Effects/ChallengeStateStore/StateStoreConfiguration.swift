@@ -1,6 +1,6 @@
-import AWSSigV4
+import AWSClient
+import Basics
 import CurlHTTP
-import Settings
 
 /// Which ``StateStore`` to use, read once from the environment at start-up.
 public struct StateStoreConfiguration: Sendable, Equatable {

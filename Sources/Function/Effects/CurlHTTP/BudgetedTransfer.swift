@@ -1,3 +1,5 @@
+import Basics
+
 /// How a request sent within a time budget ended (``CurlSession/perform(_:within:connectTimeout:isRetryable:)``).
 public enum BudgetedOutcome: Sendable {
     /// The server answered with a 2xx status.

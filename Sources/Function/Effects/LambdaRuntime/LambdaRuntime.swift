@@ -1,3 +1,4 @@
+import Basics
 import CurlHTTP
 #if canImport(Glibc)
 import Glibc

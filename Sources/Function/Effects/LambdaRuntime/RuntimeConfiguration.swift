@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-import Settings
+import Basics
 
 /// Where the Runtime API is and how to log, as Lambda's environment gives them.
 public struct RuntimeConfiguration: Sendable {

@@ -2,7 +2,7 @@ import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
 import LosslessJSON
-import WebAuthn
+import Passkeys
 
 /// One request's work on the caller's records.
 struct Session {

@@ -1,6 +1,6 @@
 import Foundation
+import LocalServers
 import LosslessJSON
-import RuntimeAPIEmulator
 
 /// How to run a bootstrap the way Lambda would.
 public struct BootstrapSettings: Sendable {

@@ -1,4 +1,4 @@
-import Settings
+import Basics
 
 /// Reads `KEY=VALUE` files in the format most tools share (`docker --env-file`, dotenv):
 ///

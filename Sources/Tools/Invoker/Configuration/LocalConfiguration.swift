@@ -1,11 +1,10 @@
+import Basics
 import CaptchaVerification
 import ChallengeFlows
 import CognitoTriggers
-import EmailDelivery
 import Foundation
 import LosslessJSON
-import PosixLock
-import Settings
+import MessageDelivery
 
 /// The configuration a local run uses, layered (later wins): the embedded ``LocalDefaults``, the process
 /// environment, an env file, then command-line flags.

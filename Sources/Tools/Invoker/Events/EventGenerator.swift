@@ -1,8 +1,8 @@
-import EmailDelivery
+import MessageDelivery
 import ChallengeFlows
 import CognitoEvents
 import LosslessJSON
-import PosixLock
+import Basics
 
 /// Builds a realistic event for any trigger at any point of a flow. Earlier custom challenges in the session are
 /// issued for real by the configured triggers (in this process, codes captured rather than delivered), so the

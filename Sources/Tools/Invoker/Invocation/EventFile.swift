@@ -1,7 +1,8 @@
+import Basics
 import CognitoEvents
-import EmailDelivery
 import Foundation
 import LosslessJSON
+import MessageDelivery
 
 /// An event file read for invocation, checked just enough to give a clear error before anything runs: it exists,
 /// it is JSON, and its `triggerSource` (when it has one) is a custom-auth trigger. Everything else is the

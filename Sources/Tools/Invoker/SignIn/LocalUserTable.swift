@@ -1,5 +1,6 @@
-import EmailDelivery
+import Basics
 import LosslessJSON
+import MessageDelivery
 
 /// A user the local sign-in knows: what Cognito's user pool would hold.
 public struct LocalUser: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import LocalHTTPServer
+import LocalServers
 import LosslessJSON
 import NIOHTTP1
 

@@ -1,5 +1,5 @@
 import Foundation
-import LocalHTTPServer
+import LocalServers
 import LosslessJSON
 
 /// One HTTP answer of the pool endpoint, in the Cognito JSON protocol's shape.

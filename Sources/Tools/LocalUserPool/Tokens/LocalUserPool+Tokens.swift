@@ -1,4 +1,3 @@
-import CognitoTokens
 import LosslessJSON
 
 extension LocalUserPool {

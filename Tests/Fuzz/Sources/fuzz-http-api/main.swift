@@ -2,7 +2,7 @@ import ChallengeCrypto
 import ChallengeStateStore
 import LosslessJSON
 import PasskeyRegistrationAPI
-import WebAuthn
+import Passkeys
 
 /// Random bytes that are the same on every run (0, 1, 2, …), so that an input libFuzzer saved does the same again.
 struct CountingRandom: RandomSource {

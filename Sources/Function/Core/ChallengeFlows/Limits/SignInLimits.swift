@@ -1,4 +1,4 @@
-import Settings
+import Basics
 
 /// Limits that hold across sign-ins, kept per user in a state store: one live code per user and channel, a send
 /// throttle, a failure budget for every step that proves identity, single use of every accepted answer, and
