@@ -17,13 +17,11 @@ let package = Package(
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
         .library(name: "CognitoChallengeTesting", targets: ["CognitoChallengeTesting"]),
-        .library(name: "CognitoLambda", targets: ["CognitoLambda"]),
         .library(name: "ChallengeFlows", targets: ["ChallengeFlows"]),
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
         .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
-        .library(name: "SoftwareAuthenticator", targets: ["SoftwareAuthenticator"]),
         // For the fuzz package in Tests/Fuzz.
         .library(name: "Passkeys", targets: ["Passkeys"]),
         .library(name: "ChallengeStateStore", targets: ["ChallengeStateStore"]),
@@ -50,7 +48,6 @@ let package = Package(
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
         .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
-        .target(name: "SoftwareAuthenticator", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
         .target(name: "AWSClient", dependencies: ["ChallengeCrypto", "Basics", "CurlHTTP", "LosslessJSON"]),
@@ -63,23 +60,16 @@ let package = Package(
             name: "CognitoTriggers",
             dependencies: [
                 "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
-                "CaptchaVerification", "ChallengeStateStore", "Passkeys",
+                "CaptchaVerification", "ChallengeStateStore", "Passkeys", "LambdaRuntime", "PasskeyRegistrationAPI",
             ]
         ),
         .target(
             name: "CognitoChallengeTesting",
-            dependencies: ["ChallengeFlows", "CognitoEvents", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON"]
-        ),
-        .target(
-            name: "CognitoLambda",
-            dependencies: [
-                "ChallengeFlows", "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LambdaRuntime", "LosslessJSON",
-                "PasskeyRegistrationAPI",
-            ]
+            dependencies: ["ChallengeFlows", "CognitoEvents", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON", "COpenSSL"]
         ),
         .executableTarget(
             name: "bootstrap",
-            dependencies: ["CognitoLambda"],
+            dependencies: ["CognitoTriggers"],
             exclude: ["symbol-order.txt"],
             linkerSettings: [.unsafeFlags(bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
         ),
@@ -96,7 +86,7 @@ let package = Package(
             name: "Invoker",
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LocalServers", "LosslessJSON", "Basics",
-                "CaptchaVerification", "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
+                "CaptchaVerification", "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -133,7 +123,7 @@ let package = Package(
         .testTarget(name: "MagicLinkTokenTests", dependencies: ["ChallengeCrypto"]),
         .testTarget(
             name: "SoftwareAuthenticatorTests",
-            dependencies: ["SoftwareAuthenticator", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]
+            dependencies: ["CognitoChallengeTesting", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
         .testTarget(name: "CognitoTokensTests", dependencies: ["Basics", "LocalUserPool", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
@@ -146,13 +136,13 @@ let package = Package(
             dependencies: [
                 "Basics", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
                 "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification", "Passkeys",
-                "PasskeyRegistrationAPI", "SoftwareAuthenticator", "ChallengeCrypto",
+                "PasskeyRegistrationAPI", "ChallengeCrypto",
             ]
         ),
         .testTarget(
             name: "PasskeyChallengeTests",
             dependencies: [
-                "Passkeys", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeCrypto",
+                "Passkeys", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
                 "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
             ]
         ),
@@ -161,7 +151,7 @@ let package = Package(
             name: "BootstrapTests",
             dependencies: [
                 "bootstrap", "LocalServers", "AWSClient", "MessageDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
-                "SoftwareAuthenticator",
+                "CognitoChallengeTesting",
             ]
         ),
         .target(
@@ -186,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
-                "PasskeyRegistrationAPI", "Passkeys", "SoftwareAuthenticator", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
+                "PasskeyRegistrationAPI", "Passkeys", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
                 "Basics",
             ]
         ),
@@ -195,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["Passkeys", "SoftwareAuthenticator", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
+            dependencies: ["Passkeys", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(
@@ -216,11 +206,11 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
         "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSClient", "MessageDelivery", "ChallengeStateStore",
         "CaptchaVerification", "PasskeyRegistrationAPI",
     ],
-    "Function/Assembly": ["CognitoTriggers", "CognitoLambda", "bootstrap"],
+    "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [
         "LocalServers", "Invoker", "CognitoSRP", "LocalUserPool", "cognito-local", "runtime-benchmark", "echo-bootstrap",
     ],
-    "TestingKit": ["CognitoChallengeTesting", "SoftwareAuthenticator"],
+    "TestingKit": ["CognitoChallengeTesting"],
 ]
 
 for target in package.targets where target.type != .test && target.path == nil {

@@ -24,7 +24,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TOTPBootstrap",
-            dependencies: ["TOTPChallenge", .product(name: "CognitoLambda", package: "cognito-challenge-runtime")]
+            dependencies: ["TOTPChallenge", .product(name: "CognitoTriggers", package: "cognito-challenge-runtime")]
         ),
         .testTarget(
             name: "TOTPChallengeTests",

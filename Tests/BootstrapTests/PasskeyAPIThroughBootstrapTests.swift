@@ -1,7 +1,7 @@
+import CognitoChallengeTesting
 import Foundation
 import LocalServers
 import LosslessJSON
-import SoftwareAuthenticator
 import TestSupport
 import Testing
 

@@ -1,11 +1,11 @@
 import ChallengeStateStore
+import CognitoChallengeTesting
 import CognitoEvents
 import CognitoTriggers
 import Foundation
 import Invoker
 import LosslessJSON
 import PasskeyRegistrationAPI
-import SoftwareAuthenticator
 import TestSupport
 import Testing
 

@@ -1,8 +1,8 @@
 import ChallengeFlows
+import CognitoChallengeTesting
 import CognitoEvents
 import CognitoTriggers
 import LosslessJSON
-import SoftwareAuthenticator
 import Testing
 
 /// `passkey-or-email-code`: a first challenge that only asks how to sign in, then the chosen step.

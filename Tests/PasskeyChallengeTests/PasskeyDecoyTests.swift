@@ -1,10 +1,10 @@
 import ChallengeCrypto
 import ChallengeFlows
+import CognitoChallengeTesting
 import CognitoEvents
 import CognitoTriggers
 import LosslessJSON
 import Passkeys
-import SoftwareAuthenticator
 import Testing
 
 /// Create's answer must not tell whether a user exists or has passkeys.

@@ -2,12 +2,12 @@ import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
+import CognitoChallengeTesting
 import CognitoEvents
 import CognitoTriggers
 import Invoker
 import LosslessJSON
 import Passkeys
-import SoftwareAuthenticator
 import TestSupport
 import Testing
 

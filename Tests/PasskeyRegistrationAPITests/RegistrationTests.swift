@@ -2,10 +2,10 @@ import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
+import CognitoChallengeTesting
 import LosslessJSON
 import PasskeyRegistrationAPI
 import Passkeys
-import SoftwareAuthenticator
 import Testing
 
 /// Registrations made by a software authenticator and checked by the real verifier, then listed, renamed and

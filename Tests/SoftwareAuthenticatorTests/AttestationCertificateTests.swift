@@ -1,8 +1,8 @@
 import ChallengeCrypto
+import CognitoChallengeTesting
 import Foundation
-import SoftwareAuthenticator
-import Testing
 import TestSupport
+import Testing
 
 extension ExternalTool {
     /// The OpenSSL command-line tool (Debian package openssl).

@@ -1,5 +1,5 @@
 import ChallengeCrypto
-import SoftwareAuthenticator
+import CognitoChallengeTesting
 import Testing
 
 @Suite struct CBORTests {

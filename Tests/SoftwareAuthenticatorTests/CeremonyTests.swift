@@ -1,6 +1,6 @@
 import ChallengeCrypto
+import CognitoChallengeTesting
 import LosslessJSON
-import SoftwareAuthenticator
 import Testing
 
 @Suite struct RegistrationTests {

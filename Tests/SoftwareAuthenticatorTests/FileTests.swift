@@ -1,7 +1,7 @@
 import ChallengeCrypto
+import CognitoChallengeTesting
 import Foundation
 import LosslessJSON
-import SoftwareAuthenticator
 import Testing
 
 @Suite struct FileTests {

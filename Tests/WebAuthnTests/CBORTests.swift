@@ -1,5 +1,5 @@
+import CognitoChallengeTesting
 @testable import Passkeys
-import SoftwareAuthenticator
 import Testing
 
 @Suite struct CBORTests {

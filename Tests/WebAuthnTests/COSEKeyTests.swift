@@ -1,5 +1,5 @@
+@testable import CognitoChallengeTesting
 @testable import Passkeys
-@testable import SoftwareAuthenticator
 import Testing
 
 @Suite struct COSEKeyTests {

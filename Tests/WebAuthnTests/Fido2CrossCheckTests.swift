@@ -1,10 +1,10 @@
 import ChallengeCrypto
+import CognitoChallengeTesting
 import Foundation
 import LosslessJSON
 import Passkeys
-import SoftwareAuthenticator
-import Testing
 import TestSupport
+import Testing
 
 extension ExternalTool {
     /// Yubico's python-fido2 (`pip install fido2`), the independent verifier the cross-check runs.

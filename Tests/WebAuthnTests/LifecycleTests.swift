@@ -1,7 +1,7 @@
 import ChallengeCrypto
+import CognitoChallengeTesting
 import LosslessJSON
 @testable import Passkeys
-import SoftwareAuthenticator
 import Testing
 
 /// A passkey's life against SoftwareAuthenticator, through the options JSON a relying party sends: registration under

@@ -1,7 +1,7 @@
+@testable import CognitoChallengeTesting
 @testable import Passkeys
-@testable import SoftwareAuthenticator
-import Testing
 import TestSupport
+import Testing
 
 /// `packed` attestation with a certificate chain, against certificates the `openssl` command makes.
 @Suite(.requires(.openSSL)) struct PackedCertificateTests {

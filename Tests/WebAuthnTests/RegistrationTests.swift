@@ -1,6 +1,6 @@
 import ChallengeCrypto
+@testable import CognitoChallengeTesting
 @testable import Passkeys
-@testable import SoftwareAuthenticator
 import Testing
 
 @Suite struct RegistrationTests {

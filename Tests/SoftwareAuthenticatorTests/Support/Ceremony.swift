@@ -1,7 +1,7 @@
-import ChallengeCrypto
 import COpenSSL
+import ChallengeCrypto
+import CognitoChallengeTesting
 import LosslessJSON
-import SoftwareAuthenticator
 import Testing
 
 /// Options as a relying party would send them, and the parts of the responses the tests look at.

@@ -1,5 +1,5 @@
+@testable import CognitoChallengeTesting
 import Foundation
-@testable import SoftwareAuthenticator
 import TestSupport
 
 extension ExternalTool {

@@ -1,4 +1,4 @@
-@testable import SoftwareAuthenticator
+@testable import CognitoChallengeTesting
 
 /// The tests' keys are the software authenticator's own (P-256, Ed25519 and 2048-bit RSA, each signing in its
 /// algorithm's format), made once per test run: RSA key generation is slow.

@@ -1,7 +1,7 @@
 import ChallengeCrypto
+@testable import CognitoChallengeTesting
 import LosslessJSON
 import Passkeys
-@testable import SoftwareAuthenticator
 
 /// Flag bytes for authenticator data.
 enum Flag {

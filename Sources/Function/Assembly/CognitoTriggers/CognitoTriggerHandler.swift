@@ -22,7 +22,10 @@ public final class CognitoTriggerHandler {
     private let userRecords: UserRecords?
     private let siteverify: SiteverifyClient?
 
+    /// A handler for the flow, limits and deliveries `configuration` describes.
+    ///
     /// - Parameters:
+    ///   - configuration: what the environment configured (``TriggerConfiguration``).
     ///   - delivery: where codes go; by default the one the configuration names.
     ///   - stateStore: where the limits across sign-ins are kept; by default the one the configuration names
     ///     (`STATE_STORE`). Handlers in one process can share a store, as functions share a table.

@@ -13,7 +13,7 @@ import LosslessJSON
 /// - `COGNITO_CHALLENGE_EXPECTED_ANSWER=REQUEST` (or the arguments `--expected-answer REQUEST`), where `REQUEST` is
 ///   `{"step": "totp", "userName": "jane", "userPoolId": "…", "userAttributes": {…}, "publicParameters": {…},
 ///   "clientMetadata": {…}}` (all but `step` optional), prints `{"expectedAnswer": "123456"}` — the step's
-///   ``ChallengeStep/expectedAnswer(publicParameters:context:)`` at the current time, `null` when the step cannot
+///   `ChallengeStep.expectedAnswer(publicParameters:context:)` at the current time, `null` when the step cannot
 ///   tell — and exits 0.
 ///
 /// Either prints `{"error": "…"}` and exits 1 when it cannot answer (a step registry that is not valid, an unknown

@@ -20,7 +20,7 @@ public struct TriggerFacts: Sendable, Equatable {
     public var deliveryTime: Duration?
     /// How long the limits across sign-ins spent with the state store, when they were consulted.
     public var stateStoreTime: Duration?
-    /// Why a CAPTCHA provider rejected a widget token, as a class (``CaptchaRejection/reasonClass``).
+    /// Why a CAPTCHA provider rejected a widget token, as a class (`CaptchaRejection.reasonClass`).
     public var captchaRejection: String?
 
     public init(trigger: Trigger? = nil) {

@@ -70,7 +70,7 @@ public struct StepPackageTemplate: Sendable {
                 ),
                 .executableTarget(
                     name: "\(typeStem)Bootstrap",
-                    dependencies: ["\(typeStem)Challenge", .product(name: "CognitoLambda", package: "cognito-challenge-runtime")]
+                    dependencies: ["\(typeStem)Challenge", .product(name: "CognitoTriggers", package: "cognito-challenge-runtime")]
                 ),
                 .testTarget(
                     name: "\(typeStem)ChallengeTests",
@@ -130,7 +130,7 @@ public struct StepPackageTemplate: Sendable {
 
     private var bootstrap: String {
         """
-        import CognitoLambda
+        import CognitoTriggers
         import \(typeStem)Challenge
 
         // The three triggers with the built-in steps and `\(stepName)`: set CHALLENGE_FLOW=\(stepName) (or srp+\(stepName), …).

@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ChallengeFlows
 import CognitoEvents
-import CognitoTriggers
 import LambdaRuntime
 import LosslessJSON
 import PasskeyRegistrationAPI

@@ -1,7 +1,6 @@
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoEvents
-import CognitoTriggers
 import LosslessJSON
 
 /// Serves one Define, Create and Verify during init, before the first `GET /next`, and throws the answers away.
