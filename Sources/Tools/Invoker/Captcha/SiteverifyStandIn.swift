@@ -14,6 +14,11 @@ import NIOPosix
 /// reported as solved on the first allowed hostname with the configured action; any other token fails with
 /// `invalid-input-response`. Unlike the real providers it accepts a token more than once, so that a person can type
 /// `pass` at every prompt (the protocol's single use is tested against a stand-in of its own).
+///
+/// It answers on its own event loop thread, not on ``LocalHTTPServer``: the triggers it serves run in process and
+/// call siteverify synchronously (libcurl) from a task, so a server whose answers need a thread of Swift's
+/// cooperative pool could wait for the very thread that waits for it (with the two threads of a two-core machine
+/// both calling, every check timed out).
 public final class SiteverifyStandIn: Sendable {
     /// The token that passes (and any token that starts with it).
     public static let passingToken = "pass"
