@@ -109,8 +109,9 @@ import Testing
     }
 
     /// A provider's secret key comes, like the code hash secret, from `CAPTCHA_SECRET` or the SSM parameter
-    /// `CAPTCHA_SECRET_PARAMETER` names (read with the same ``SecretSettings``); here Parameter Store is unreachable
-    /// (127.0.0.1:1), so each case shows which variable is blamed and that the secret is never shown.
+    /// `CAPTCHA_SECRET_PARAMETER` names (read by the same `Secrets.read(from:)`, as the function reads them at
+    /// start-up); here Parameter Store is unreachable (127.0.0.1:1), so each case shows which variable is blamed and
+    /// that the secret is never shown.
     static let turnstile = minimal.merging([
         "CHALLENGE_FLOW": "captcha-email-code", "CAPTCHA_PROVIDER": "turnstile", "CAPTCHA_SITE_KEY": "0x4AAAAAAASiteKey",
         "CAPTCHA_ALLOWED_HOSTNAMES": "login.example.com", "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIDLOCAL",
@@ -128,7 +129,7 @@ import Testing
         let environment = Self.turnstile.merging([
             "CAPTCHA_SECRET": Self.captchaSecret, "CAPTCHA_SECRET_PARAMETER": "/app/captcha-secret",
         ]) { $1 }
-        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        let error = #expect(throws: ConfigurationError.self) { try Self.configuration(readingSecrets: environment) }
         #expect(error?.description.hasPrefix("CAPTCHA_SECRET") == true, "\(error?.description ?? "")")
         #expect(error?.description.contains("CAPTCHA_SECRET_PARAMETER is set too") == true, "\(error?.description ?? "")")
         #expect(error?.description.contains(Self.captchaSecret) == false)
@@ -136,7 +137,7 @@ import Testing
 
     @Test func anUnreadableCaptchaSecretParameterIsNamed() {
         let environment = Self.turnstile.merging(["CAPTCHA_SECRET_PARAMETER": "/app/captcha-secret"]) { $1 }
-        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        let error = #expect(throws: ConfigurationError.self) { try Self.configuration(readingSecrets: environment) }
         #expect(error?.description.hasPrefix("CAPTCHA_SECRET_PARAMETER=\"/app/captcha-secret\"") == true, "\(error?.description ?? "")")
     }
 
@@ -149,8 +150,21 @@ import Testing
     @Test("a misspelt provider is reported before Parameter Store is asked for its secret")
     func aMisspeltProviderComesFirst() {
         let environment = Self.turnstile.merging(["CAPTCHA_PROVIDER": "turnstyle", "CAPTCHA_SECRET_PARAMETER": "/app/captcha-secret"]) { $1 }
-        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        let error = #expect(throws: ConfigurationError.self) { try Self.configuration(readingSecrets: environment) }
         #expect(error?.description.hasPrefix("CAPTCHA_PROVIDER") == true, "\(error?.description ?? "")")
+    }
+
+    /// The configuration as the function makes it: the secrets read first (Parameter Store included), then the rest.
+    static func configuration(readingSecrets environment: [String: String]) throws -> TriggerConfiguration {
+        try TriggerConfiguration(environment: environment, secrets: Secrets.read(from: environment))
+    }
+
+    @Test("a configuration made without reading the network refuses a secret that names a parameter, saying who reads it")
+    func plainSecretsRefuseParameters() {
+        let environment = Self.turnstile.merging(["CAPTCHA_SECRET_PARAMETER": "/app/captcha-secret"]) { $1 }
+        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        #expect(error?.description.hasPrefix("CAPTCHA_SECRET_PARAMETER") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("Secrets.read(from:)") == true)
     }
 
     static let sesEnvironment = [

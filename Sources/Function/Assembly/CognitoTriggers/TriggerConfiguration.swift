@@ -68,10 +68,24 @@ public struct TriggerConfiguration: Sendable {
 
     /// Reads the configuration; every problem is reported with the variable to fix.
     ///
+    /// Reads no network: the secrets come from plain variables here (a `…_PARAMETER` variable is refused), or from
+    /// ``init(environment:secrets:steps:)``.
+    ///
     /// - Parameters:
     ///   - environment: the function's environment variables.
     ///   - steps: challenge steps of your own, which `CHALLENGE_FLOW` may name next to the built-in ones.
     public init(environment: [String: String], steps: [any ChallengeStep] = []) throws(ConfigurationError) {
+        try self.init(environment: environment, secrets: Secrets(plain: environment), steps: steps)
+    }
+
+    /// Reads the configuration with secrets the composition root read (``Secrets/read(from:)``, which reads Parameter
+    /// Store); every problem is reported with the variable to fix.
+    ///
+    /// - Parameters:
+    ///   - environment: the function's environment variables.
+    ///   - secrets: the secrets `environment` names, read once at start-up.
+    ///   - steps: challenge steps of your own, which `CHALLENGE_FLOW` may name next to the built-in ones.
+    public init(environment: [String: String], secrets: Secrets, steps: [any ChallengeStep] = []) throws(ConfigurationError) {
         let value = EnvironmentReader(environment).value
         let specification = value("CHALLENGE_FLOW") ?? "email-code"
         // Read first with the built-in steps unconfigured, so that a bad flow is the first thing reported.
@@ -92,15 +106,14 @@ public struct TriggerConfiguration: Sendable {
             codeLength: try Self.integer("CODE_LENGTH", in: environment, default: 6),
             maxAttempts: try Self.integer("MAX_ATTEMPTS", in: environment, default: 3),
             validitySeconds: try Self.integer("CODE_TTL_SECONDS", in: environment, default: 180))
-        var secrets = SecretSettings(environment: environment)
-        guard let secret = try secrets.value(of: "CODE_HASH_SECRET") else {
+        guard let secret = secrets.value(of: "CODE_HASH_SECRET") else {
             throw .missing(
                 variable: "CODE_HASH_SECRET",
                 hint: "set CODE_HASH_SECRET_PARAMETER to an SSM SecureString parameter holding at least 32 bytes of random text (e.g. `openssl rand -hex 32`), or CODE_HASH_SECRET itself for local runs; it keys the answer hashes")
         }
         keys = try ChallengeKeys(
-            current: secret, previous: try secrets.value(of: "CODE_HASH_SECRET_PREVIOUS"),
-            decoy: try secrets.value(of: "DECOY_MASK_SECRET"))
+            current: secret, previous: secrets.value(of: "CODE_HASH_SECRET_PREVIOUS"),
+            decoy: secrets.value(of: "DECOY_MASK_SECRET"))
         requireVerifiedEmail = try Self.boolean("REQUIRE_VERIFIED_EMAIL", in: environment, default: true)
         requireVerifiedPhone = try Self.boolean("REQUIRE_VERIFIED_PHONE", in: environment, default: true)
         if let template = value(MagicLinkURL.variable) {
@@ -166,13 +179,13 @@ public struct TriggerConfiguration: Sendable {
             captchas = try value("CAPTCHA_CATALOG").map(CaptchaCatalog.load(path:)) ?? []
         case let name?:
             // The secret key, like the code hash secret, is CAPTCHA_SECRET or the SSM parameter CAPTCHA_SECRET_PARAMETER
-            // names; it is read only for a provider that exists, so that a misspelt provider is reported first.
+            // names; it is looked at only for a provider that exists, so that a misspelt provider is reported first.
             let secret: [UInt8]? =
-                if CaptchaProvider(rawValue: name.lowercased()) != nil { try secrets.value(of: "CAPTCHA_SECRET") } else { nil }
+                if CaptchaProvider(rawValue: name.lowercased()) != nil { secrets.value(of: "CAPTCHA_SECRET") } else { nil }
             do {
                 captchaProvider = try CaptchaProviderConfiguration(
                     environment: environment, secret: secret.map { String(decoding: $0, as: UTF8.self) },
-                    secretVariable: value("CAPTCHA_SECRET_PARAMETER") == nil ? "CAPTCHA_SECRET" : "CAPTCHA_SECRET_PARAMETER")
+                    secretVariable: secrets.source(of: "CAPTCHA_SECRET"))
             } catch {
                 throw .setting(error)
             }
