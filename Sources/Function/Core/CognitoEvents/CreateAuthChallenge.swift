@@ -22,6 +22,17 @@ public struct CreateAuthChallengeRequest: TriggerRequest {
         clientMetadata = try reader.optionalStringMap("clientMetadata")
         userNotFound = try reader.optionalBool("userNotFound") ?? false
     }
+
+    /// The request from fields read straight from the bytes, defaulted as `init(json:path:)` defaults them; nil
+    /// without `challengeName`.
+    init?(_ fields: RequestFields) {
+        guard let challengeName = fields.challengeName else { return nil }
+        userAttributes = fields.userAttributes ?? [:]
+        self.challengeName = ChallengeName(rawValue: challengeName)
+        session = fields.session ?? []
+        clientMetadata = fields.clientMetadata
+        userNotFound = fields.userNotFound ?? false
+    }
 }
 
 public struct CreateAuthChallengeResponse: TriggerResponse {

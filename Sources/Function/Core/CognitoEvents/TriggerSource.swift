@@ -43,6 +43,18 @@ public struct EventHeader: Sendable, Equatable {
     public var userName: String
     public var callerContext: CallerContext
 
+    init(
+        version: String?, triggerSource: TriggerSource, region: String?, userPoolId: String?, userName: String,
+        callerContext: CallerContext
+    ) {
+        self.version = version
+        self.triggerSource = triggerSource
+        self.region = region
+        self.userPoolId = userPoolId
+        self.userName = userName
+        self.callerContext = callerContext
+    }
+
     init(_ reader: FieldReader) throws(EventDecodingError) {
         version = try reader.optionalString("version")
         let source = try reader.string("triggerSource")
