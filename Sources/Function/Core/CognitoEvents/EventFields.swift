@@ -39,7 +39,8 @@ struct EventFields {
         try cursor.beginDocument()
         guard cursor.nextKind() == .object else { return nil }
         try cursor.beginObject()
-        var version, source, region, userPoolId, userName: String?
+        var version, region, userPoolId, userName: String?
+        var triggerSource: TriggerSource?
         var callerContext: CallerContext?
         var request: RequestFields?
         var response: (value: JSONValue, range: Range<Int>)?
@@ -52,7 +53,12 @@ struct EventFields {
             guard seen.insert(member.rawValue) else { return nil }
             switch member {
             case .version: guard try cursor.read(&version) else { return nil }
-            case .triggerSource: guard try cursor.read(&source) else { return nil }
+            case .triggerSource:
+                // Matched in place: an unknown or mistyped one is left to the tree, which names it.
+                guard cursor.nextKind() == .string,
+                    let position = try cursor.readStringInPlace().position(in: TriggerSource.eventValues)
+                else { return nil }
+                triggerSource = TriggerSource.allCases[position % TriggerSource.allCases.count]
             case .region: guard try cursor.read(&region) else { return nil }
             case .userPoolId: guard try cursor.read(&userPoolId) else { return nil }
             case .userName: guard try cursor.read(&userName) else { return nil }
@@ -72,8 +78,7 @@ struct EventFields {
             }
         }
         try cursor.endDocument()
-        guard let source, let triggerSource = TriggerSource(eventValue: source), let userName, let request, let response
-        else { return nil }
+        guard let triggerSource, let userName, let request, let response else { return nil }
         header = EventHeader(
             version: version, triggerSource: triggerSource, region: region, userPoolId: userPoolId, userName: userName,
             callerContext: callerContext ?? CallerContext())
@@ -218,6 +223,8 @@ extension JSONCursor {
         }
         try beginObject()
         var strings: [String: String] = [:]
+        // Room for the attributes a user has, instead of growing (and hashing again) from one.
+        strings.reserveCapacity(8)
         while let key = try nextMember() {
             switch nextKind() {
             case .string: guard strings.updateValue(try readString(), forKey: key.string) == nil else { return false }

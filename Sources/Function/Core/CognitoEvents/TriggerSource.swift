@@ -15,6 +15,14 @@ public enum TriggerSource: String, Sendable, CaseIterable, CustomStringConvertib
         }
     }
 
+    /// The `triggerSource` values `init?(eventValue:)` reads, as bytes: the raw values in the order of `allCases`,
+    /// then the short names in the same order.
+    static let eventValues: [StaticString] = [
+        "DefineAuthChallenge_Authentication", "CreateAuthChallenge_Authentication",
+        "VerifyAuthChallengeResponse_Authentication", "DefineAuthChallenge", "CreateAuthChallenge",
+        "VerifyAuthChallengeResponse",
+    ]
+
     /// The trigger's short name, e.g. `DefineAuthChallenge`.
     public var shortName: String {
         String(Substring(rawValue.utf8.prefix { $0 != UInt8(ascii: "_") }))

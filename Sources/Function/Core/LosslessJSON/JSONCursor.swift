@@ -91,14 +91,14 @@ package struct JSONCursor {
         atFirst = true
     }
 
-    /// The next member's key, with the cursor at its value; nil at the end of the object, which the cursor leaves.
-    package mutating func nextMember() throws(JSONParseError) -> JSONKey? {
+    /// The next member's name, with the cursor at its value; nil at the end of the object, which the cursor leaves.
+    package mutating func nextMember() throws(JSONParseError) -> JSONString? {
         guard try nextItem(closedBy: UInt8(ascii: "}"), in: "an object") else { return nil }
         parser.skipWhitespace()
         guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
             throw parser.error("expected a member name in quotes, found \(parser.describeCurrentByte())")
         }
-        let key = try readKey()
+        let key = try readInPlace()
         parser.skipWhitespace()
         guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else {
             throw parser.error("expected ':' after member name \"\(key.string)\", found \(parser.describeCurrentByte())")
@@ -145,8 +145,14 @@ package struct JSONCursor {
         return true
     }
 
-    /// A member name: in place when it is ASCII without escapes (as event keys are), decoded otherwise.
-    private mutating func readKey() throws(JSONParseError) -> JSONKey {
+    /// Reads the next value, which `nextKind()` said is a string, in place when it can (see `JSONString`).
+    package mutating func readStringInPlace() throws(JSONParseError) -> JSONString {
+        parser.skipWhitespace()
+        return try readInPlace()
+    }
+
+    /// The string at the cursor: in place when it is ASCII without escapes (as event keys are), decoded otherwise.
+    private mutating func readInPlace() throws(JSONParseError) -> JSONString {
         let start = parser.index + 1
         var end = start
         while end < parser.bytes.count {
@@ -162,14 +168,15 @@ package struct JSONCursor {
     }
 }
 
-/// A member name read by a `JSONCursor`, valid while the cursor's buffer is.
-package enum JSONKey {
-    /// The name's UTF-8 in the document: ASCII without escapes.
+/// A member name or a string read by a `JSONCursor`, without making a `String` of it when it is ASCII without
+/// escapes; valid while the cursor's buffer is.
+package enum JSONString {
+    /// The string's UTF-8 in the document: ASCII without escapes.
     case inPlace(UnsafeBufferPointer<UInt8>)
-    /// A name with escapes or other than ASCII, decoded.
+    /// A string with escapes or other than ASCII, decoded.
     case decoded(String)
 
-    /// The name as a string.
+    /// The string as a `String`.
     package var string: String {
         switch self {
         case .inPlace(let utf8): String(decoding: utf8, as: UTF8.self)
@@ -177,7 +184,7 @@ package enum JSONKey {
         }
     }
 
-    /// True when the name is `name`, scalar for scalar (as `JSONObject` tells keys apart).
+    /// True when the string is `name`, scalar for scalar (as `JSONObject` tells keys apart).
     package func matches(_ name: StaticString) -> Bool {
         let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         switch self {
@@ -188,9 +195,10 @@ package enum JSONKey {
         }
     }
 
-    /// The position of the first of `names` that this name matches.
+    /// The position of the first of `names` that this string matches.
     package func position(in names: [StaticString]) -> Int? {
-        names.firstIndex(where: matches)
+        for (position, name) in names.enumerated() where matches(name) { return position }
+        return nil
     }
 }
 
