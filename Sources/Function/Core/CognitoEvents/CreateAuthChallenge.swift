@@ -70,6 +70,7 @@ public struct CreateAuthChallengeResponse: TriggerResponse {
 extension JSONValue {
     /// An object of strings, members sorted by key so that output is stable.
     static func stringMap(_ map: [String: String]) -> JSONValue {
-        .object(JSONObject(map.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+        // A dictionary's keys differ as Swift compares strings, so they differ byte for byte too.
+        .object(JSONObject(distinctMembers: map.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
     }
 }
