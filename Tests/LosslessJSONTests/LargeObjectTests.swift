@@ -219,4 +219,21 @@ import Darwin
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
+
+    @Test("an object of distinct members, small or past the index, is the one built member by member", arguments: [3, 8, 9, 40])
+    func distinctMembers(count: Int) {
+        let members = Self.keys(count).enumerated().map { (key: $0.element, value: Self.number($0.offset)) }
+        var direct = JSONObject(distinctMembers: members)
+        var added = JSONObject()
+        for member in members { added[member.key] = member.value }
+        #expect(direct == added)
+        #expect(direct.keys == Self.keys(count))
+        #expect(direct["k\(count - 1)"] == Self.number(count - 1))
+        direct["k0"] = .null
+        added["k0"] = .null
+        direct["new"] = .bool(true)
+        added["new"] = .bool(true)
+        #expect(direct.keys == added.keys)
+        #expect(JSONValue.object(direct).serialized() == JSONValue.object(added).serialized())
+    }
 }

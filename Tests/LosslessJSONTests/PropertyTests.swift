@@ -35,16 +35,7 @@ import Testing
         var random = RandomJSON(seed: 7)
         var refused = 0
         for _ in 0..<5000 {
-            var bytes = random.value().serialized(random.integer(below: 2) == 0 ? .compact : .pretty)
-            for _ in 0...random.integer(below: 3) {
-                let position = random.integer(below: bytes.count + 1)
-                switch random.integer(below: 4) {
-                case 0 where position < bytes.count: bytes[position] = random.byte()
-                case 1: bytes.insert(random.byte(), at: position)
-                case 2 where position < bytes.count: bytes.remove(at: position)
-                default: bytes.removeSubrange(position...)
-                }
-            }
+            let bytes = random.damagedDocument()
             do {
                 let value = try JSONValue(parsing: bytes)
                 #expect(try JSONValue(parsing: value.serialized()) == value)

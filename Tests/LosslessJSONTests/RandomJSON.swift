@@ -71,4 +71,20 @@ struct RandomJSON {
     mutating func byte() -> UInt8 {
         UInt8.random(in: 0...255, using: &generator)
     }
+
+    /// A random value written compact or pretty, then damaged one to four times: a byte replaced, inserted or
+    /// removed, or the rest cut off.
+    mutating func damagedDocument() -> [UInt8] {
+        var bytes = value().serialized(integer(below: 2) == 0 ? .compact : .pretty)
+        for _ in 0...integer(below: 3) {
+            let position = integer(below: bytes.count + 1)
+            switch integer(below: 4) {
+            case 0 where position < bytes.count: bytes[position] = byte()
+            case 1: bytes.insert(byte(), at: position)
+            case 2 where position < bytes.count: bytes.remove(at: position)
+            default: bytes.removeSubrange(position...)
+            }
+        }
+        return bytes
+    }
 }

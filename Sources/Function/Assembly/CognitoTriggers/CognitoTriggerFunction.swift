@@ -94,8 +94,11 @@ public struct CognitoTriggerFunction: LambdaHandler {
     /// the request. Either way, one metric line says what happened. An HTTP API event gets an HTTP response, never
     /// a function error, and no metric line.
     public func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
-        // The event is read once; bytes that are not JSON go to the triggers, which report them as today.
-        let document = try? ParsedDocument(parsingEvent: event)
+        // A trigger event is read straight into its typed fields. Anything else is read once as a tree: an HTTP API
+        // event (version "2.0", which no trigger event has) goes to the passkey API, and bytes that are not JSON go
+        // to the triggers, which report them as today.
+        let trigger = AuthChallengeEvent(readingDirectly: event).flatMap { $0.header.version == "2.0" ? nil : $0 }
+        let document = trigger == nil ? try? ParsedDocument(parsingEvent: event) : nil
         if let document, HTTPAPIEvent.isHTTPAPIEvent(document.value) {
             return answer(document.value, context: context)
         }
@@ -107,7 +110,9 @@ public struct CognitoTriggerFunction: LambdaHandler {
             }
         }
         do {
-            let result = if let document {
+            let result = if let trigger {
+                try triggers.handle(trigger, facts: &facts)
+            } else if let document {
                 try triggers.handle(document, facts: &facts)
             } else {
                 try triggers.handle(event, facts: &facts)

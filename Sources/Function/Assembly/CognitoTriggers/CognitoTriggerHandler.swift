@@ -70,22 +70,22 @@ public final class CognitoTriggerHandler {
     /// Handles raw event bytes, recording in `facts` what happened as it goes: when the invocation fails, `facts`
     /// still tell how far it got (the result's ``TriggerResult/facts`` are the same when it succeeds).
     public func handle(_ bytes: [UInt8], facts: inout TriggerFacts) throws(TriggerError) -> TriggerResult {
-        let document: ParsedDocument
-        do {
-            document = try ParsedDocument(parsingEvent: bytes)
-        } catch {
-            facts.outcome = .error
-            throw .invalidEvent(error)
-        }
-        return try handle(document, facts: &facts)
+        try handle(facts: &facts) { () throws(EventDecodingError) in try AuthChallengeEvent(parsing: bytes) }
     }
 
     /// Handles an event already read with `ParsedDocument(parsingEvent:)` (by a function that serves other events
     /// too), recording in `facts` what happened as it goes.
     public func handle(_ document: ParsedDocument, facts: inout TriggerFacts) throws(TriggerError) -> TriggerResult {
+        try handle(facts: &facts) { () throws(EventDecodingError) in try AuthChallengeEvent(document: document) }
+    }
+
+    /// Handles the event `decode` reads; an event that does not read is an error with the outcome recorded.
+    private func handle(
+        facts: inout TriggerFacts, decoding decode: () throws(EventDecodingError) -> AuthChallengeEvent
+    ) throws(TriggerError) -> TriggerResult {
         let event: AuthChallengeEvent
         do {
-            event = try AuthChallengeEvent(document: document)
+            event = try decode()
         } catch {
             facts.outcome = .error
             throw .invalidEvent(error)

@@ -11,30 +11,59 @@ public enum AuthChallengeEvent: Sendable, Equatable {
         try self.init(parsing: Array(bytes))
     }
 
-    /// Reads the event bytes the Runtime API delivers, keeping them for `serialized()`.
+    /// Reads the event bytes the Runtime API delivers, keeping them for `serialized()`: straight into the typed
+    /// fields when they read that way (see `init?(readingDirectly:)`), through a tree otherwise.
     public init(parsing bytes: [UInt8]) throws(EventDecodingError) {
-        let document = try ParsedDocument(parsingEvent: bytes)
-        try self.init(json: document.value, source: document)
+        if let event = AuthChallengeEvent(readingDirectly: bytes) {
+            self = event
+        } else {
+            try self.init(document: ParsedDocument(parsingEvent: bytes))
+        }
+    }
+
+    /// Reads the event bytes straight into the typed fields, without building a tree, keeping them for
+    /// `serialized()`: the same event `init(parsing:)` reads. Nil when the bytes must be read through a tree: not
+    /// JSON, a field missing or of the wrong type, a field or the `response` member given twice, no `response`
+    /// member, or an unknown `triggerSource`. `init(parsing:)` then reads them or names the problem.
+    public init?(readingDirectly bytes: [UInt8]) {
+        guard let fields = EventFields(reading: bytes) else { return nil }
+        let request = fields.request
+        switch fields.header.triggerSource {
+        case .defineAuthChallenge:
+            guard let event = DefineAuthChallengeEvent(fields, request: DefineAuthChallengeRequest(request), bytes: bytes)
+            else { return nil }
+            self = .define(event)
+        case .createAuthChallenge:
+            guard let create = CreateAuthChallengeRequest(request),
+                let event = CreateAuthChallengeEvent(fields, request: create, bytes: bytes)
+            else { return nil }
+            self = .create(event)
+        case .verifyAuthChallengeResponse:
+            guard let verify = VerifyAuthChallengeResponseRequest(request),
+                let event = VerifyAuthChallengeResponseEvent(fields, request: verify, bytes: bytes)
+            else { return nil }
+            self = .verify(event)
+        }
     }
 
     /// Reads an event from a document parsed with `ParsedDocument(parsingEvent:)`, keeping its bytes for
     /// `serialized()`.
     public init(document: ParsedDocument) throws(EventDecodingError) {
-        try self.init(json: document.value, source: document)
+        try self.init(json: document.value, splice: document.splice)
     }
 
     public init(json: JSONValue) throws(EventDecodingError) {
-        try self.init(json: json, source: nil)
+        try self.init(json: json, splice: nil)
     }
 
-    private init(json: JSONValue, source document: ParsedDocument?) throws(EventDecodingError) {
+    private init(json: JSONValue, splice: MemberSplice?) throws(EventDecodingError) {
         let reader = try FieldReader(json, path: "$")
         let source = try reader.string("triggerSource")
         switch TriggerSource(eventValue: source) {
-        case .defineAuthChallenge: self = .define(try DefineAuthChallengeEvent(json: json, source: document))
-        case .createAuthChallenge: self = .create(try CreateAuthChallengeEvent(json: json, source: document))
+        case .defineAuthChallenge: self = .define(try DefineAuthChallengeEvent(json: json, splice: splice))
+        case .createAuthChallenge: self = .create(try CreateAuthChallengeEvent(json: json, splice: splice))
         case .verifyAuthChallengeResponse:
-            self = .verify(try VerifyAuthChallengeResponseEvent(json: json, source: document))
+            self = .verify(try VerifyAuthChallengeResponseEvent(json: json, splice: splice))
         case nil: throw .unknownTriggerSource(source)
         }
     }

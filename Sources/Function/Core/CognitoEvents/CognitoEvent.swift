@@ -24,16 +24,24 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
     public let header: EventHeader
     public let request: Request
     public var response: Response
-    private let original: JSONObject
-    /// The bytes the event was read from, with where its `response` value lies: kept so that `serialized()` can
-    /// splice the new response into them.
-    private let source: ParsedDocument?
+    /// The `response` object as it arrived: empty when absent, null or not an object.
+    private let incomingResponse: JSONObject
+    private let original: Original
 
-    public init(json: JSONValue) throws(EventDecodingError) {
-        try self.init(json: json, source: nil)
+    /// What the event was read from.
+    private enum Original: Sendable {
+        /// A tree; with the bytes the tree was read from and where their `response` value lies, when they have one
+        /// `response` member, so that `serialized()` can splice the new response into them.
+        case tree(JSONObject, splice: MemberSplice?)
+        /// Bytes read straight into the typed fields (`EventFields`), and where their `response` value lies.
+        case bytes(MemberSplice)
     }
 
-    init(json: JSONValue, source: ParsedDocument?) throws(EventDecodingError) {
+    public init(json: JSONValue) throws(EventDecodingError) {
+        try self.init(json: json, splice: nil)
+    }
+
+    init(json: JSONValue, splice: MemberSplice?) throws(EventDecodingError) {
         let reader = try FieldReader(json, path: "$")
         header = try EventHeader(reader)
         guard header.triggerSource == Request.triggerSource else {
@@ -44,20 +52,43 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
         guard let requestJSON = reader.value("request") else { throw .missingField(path: reader.fieldPath("request")) }
         // The reader is the event's root, "$".
         request = try Request(json: requestJSON, path: "$.request")
-        response = try Response(json: reader.value("response"), path: "$.response")
-        original = reader.object
-        self.source = source
+        let incoming = reader.value("response")
+        response = try Response(json: incoming, path: "$.response")
+        incomingResponse = incoming?.objectValue ?? JSONObject()
+        original = .tree(reader.object, splice: splice)
+    }
+
+    /// An event read straight from `fields`, with `request` made of them; nil when its response does not read, for
+    /// the tree decoder to name the problem.
+    init?(_ fields: EventFields, request: Request, bytes: [UInt8]) {
+        let incoming = fields.response.isNull ? nil : Optional(fields.response)
+        guard let response = try? Response(json: incoming, path: "$.response") else { return nil }
+        header = fields.header
+        self.request = request
+        self.response = response
+        incomingResponse = incoming?.objectValue ?? JSONObject()
+        original = .bytes(MemberSplice(bytes: bytes, valueRange: fields.responseRange))
     }
 
     /// Reads an event from UTF-8 JSON (a leading byte-order mark is allowed).
     public init(parsing bytes: some Collection<UInt8>) throws(EventDecodingError) {
         let document = try ParsedDocument(parsingEvent: Array(bytes))
-        try self.init(json: document.value, source: document)
+        try self.init(json: document.value, splice: document.splice)
     }
 
     /// The whole event with the response filled in: what Cognito expects back.
     public var json: JSONValue {
-        var event = original
+        var event: JSONObject
+        switch original {
+        case .tree(let object, _):
+            event = object
+        case .bytes(let splice):
+            // Bytes that `EventFields` read to their end are a JSON object.
+            guard case .object(let object)? = try? JSONValue(parsing: splice.bytes) else {
+                preconditionFailure("the bytes of an event read without a tree are not a JSON object")
+            }
+            event = object
+        }
         event["response"] = .object(responseObject)
         return .object(event)
     }
@@ -65,12 +96,15 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
     /// The response event's bytes. An event read from bytes comes back as those bytes with the `response` value
     /// replaced (compact), which costs a fraction of writing the whole event again; otherwise `json`, compact.
     public func serialized() -> [UInt8] {
-        source?.replacingMemberValue(with: .object(responseObject)) ?? json.serialized()
+        switch original {
+        case .tree(_, let splice): splice?.replacingValue(with: .object(responseObject)) ?? json.serialized()
+        case .bytes(let splice): splice.replacingValue(with: .object(responseObject))
+        }
     }
 
     /// The `response` object as it arrived, with the fields the handler set written over it.
     private var responseObject: JSONObject {
-        var object = original["response"]?.objectValue ?? JSONObject()
+        var object = incomingResponse
         response.write(into: &object)
         return object
     }

@@ -22,6 +22,17 @@ public struct CreateAuthChallengeRequest: TriggerRequest {
         clientMetadata = try reader.optionalStringMap("clientMetadata")
         userNotFound = try reader.optionalBool("userNotFound") ?? false
     }
+
+    /// The request from fields read straight from the bytes, defaulted as `init(json:path:)` defaults them; nil
+    /// without `challengeName`.
+    init?(_ fields: RequestFields) {
+        guard let challengeName = fields.challengeName else { return nil }
+        userAttributes = fields.userAttributes ?? [:]
+        self.challengeName = ChallengeName(rawValue: challengeName)
+        session = fields.session ?? []
+        clientMetadata = fields.clientMetadata
+        userNotFound = fields.userNotFound ?? false
+    }
 }
 
 public struct CreateAuthChallengeResponse: TriggerResponse {
@@ -59,6 +70,7 @@ public struct CreateAuthChallengeResponse: TriggerResponse {
 extension JSONValue {
     /// An object of strings, members sorted by key so that output is stable.
     static func stringMap(_ map: [String: String]) -> JSONValue {
-        .object(JSONObject(map.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+        // A dictionary's keys differ as Swift compares strings, so they differ byte for byte too.
+        .object(JSONObject(distinctMembers: map.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
     }
 }

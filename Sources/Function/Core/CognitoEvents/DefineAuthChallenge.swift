@@ -20,6 +20,14 @@ public struct DefineAuthChallengeRequest: TriggerRequest {
         clientMetadata = try reader.optionalStringMap("clientMetadata")
         userNotFound = try reader.optionalBool("userNotFound") ?? false
     }
+
+    /// The request from fields read straight from the bytes, defaulted as `init(json:path:)` defaults them.
+    init(_ fields: RequestFields) {
+        userAttributes = fields.userAttributes ?? [:]
+        session = fields.session ?? []
+        clientMetadata = fields.clientMetadata
+        userNotFound = fields.userNotFound ?? false
+    }
 }
 
 public struct DefineAuthChallengeResponse: TriggerResponse {

@@ -15,6 +15,14 @@ public enum TriggerSource: String, Sendable, CaseIterable, CustomStringConvertib
         }
     }
 
+    /// The `triggerSource` values `init?(eventValue:)` reads, as bytes: the raw values in the order of `allCases`,
+    /// then the short names in the same order.
+    static let eventValues: [StaticString] = [
+        "DefineAuthChallenge_Authentication", "CreateAuthChallenge_Authentication",
+        "VerifyAuthChallengeResponse_Authentication", "DefineAuthChallenge", "CreateAuthChallenge",
+        "VerifyAuthChallengeResponse",
+    ]
+
     /// The trigger's short name, e.g. `DefineAuthChallenge`.
     public var shortName: String {
         String(Substring(rawValue.utf8.prefix { $0 != UInt8(ascii: "_") }))
@@ -42,6 +50,18 @@ public struct EventHeader: Sendable, Equatable {
     public var userPoolId: String?
     public var userName: String
     public var callerContext: CallerContext
+
+    init(
+        version: String?, triggerSource: TriggerSource, region: String?, userPoolId: String?, userName: String,
+        callerContext: CallerContext
+    ) {
+        self.version = version
+        self.triggerSource = triggerSource
+        self.region = region
+        self.userPoolId = userPoolId
+        self.userName = userName
+        self.callerContext = callerContext
+    }
 
     init(_ reader: FieldReader) throws(EventDecodingError) {
         version = try reader.optionalString("version")

@@ -26,6 +26,19 @@ public struct VerifyAuthChallengeResponseRequest: TriggerRequest {
         clientMetadata = try reader.optionalStringMap("clientMetadata")
         userNotFound = try reader.optionalBool("userNotFound") ?? false
     }
+
+    /// The request from fields read straight from the bytes, defaulted as `init(json:path:)` defaults them; nil
+    /// without `privateChallengeParameters` or `challengeAnswer`.
+    init?(_ fields: RequestFields) {
+        guard let privateParameters = fields.privateChallengeParameters, let answer = fields.challengeAnswer else {
+            return nil
+        }
+        userAttributes = fields.userAttributes ?? [:]
+        privateChallengeParameters = privateParameters
+        challengeAnswer = answer
+        clientMetadata = fields.clientMetadata
+        userNotFound = fields.userNotFound ?? false
+    }
 }
 
 public struct VerifyAuthChallengeResponseResponse: TriggerResponse {

@@ -29,6 +29,13 @@ public struct JSONObject: Sendable, Sequence {
         for (key, value) in members { self[key] = value }
     }
 
+    /// An object of members whose keys are known to differ (a dictionary's, say), in their order: no key is looked
+    /// up as it is added.
+    package init(distinctMembers: [Member]) {
+        members = distinctMembers
+        if members.count > Self.indexThreshold { buildIndex() }
+    }
+
     /// The same for any sequence of members.
     public init(_ members: some Sequence<(String, JSONValue)>) {
         self.init(Array(members))
@@ -92,12 +99,15 @@ public struct JSONObject: Sendable, Sequence {
     /// past `indexThreshold`.
     private mutating func appendMember(_ key: String, _ value: JSONValue) {
         members.append((key, value))
-        if members.count > Self.indexThreshold {
-            var index: [ExactKey: Int] = [:]
-            index.reserveCapacity(members.count * 2)
-            for (position, member) in members.enumerated() { index[ExactKey(member.key)] = position }
-            positions = index
-        }
+        if members.count > Self.indexThreshold { buildIndex() }
+    }
+
+    /// Builds the hash index of an object that has grown past `indexThreshold`.
+    private mutating func buildIndex() {
+        var index: [ExactKey: Int] = [:]
+        index.reserveCapacity(members.count * 2)
+        for (position, member) in members.enumerated() { index[ExactKey(member.key)] = position }
+        positions = index
     }
 
     private mutating func removeMember(at index: Int) {

@@ -79,30 +79,51 @@ public struct ParsedDocument: Sendable {
     }
 
     /// The document's bytes with the located member's value replaced by `newValue` (compact), or nil when no member
-    /// was located. A leading byte-order mark is left out, as the reader skips it: what is written is JSON, which
-    /// must not start with one (RFC 8259 §8.1).
+    /// was located (see `MemberSplice`).
     public func replacingMemberValue(with newValue: JSONValue) -> [UInt8]? {
-        guard let range = memberValueRange else { return nil }
+        splice?.replacingValue(with: newValue)
+    }
+
+    /// The bytes and the located member's value in them, when one was located.
+    package var splice: MemberSplice? {
+        memberValueRange.map { MemberSplice(bytes: bytes, valueRange: $0) }
+    }
+}
+
+/// The bytes of a JSON document and where one value lies in them, so that the value can be replaced without writing
+/// the rest of the document again.
+package struct MemberSplice: Sendable {
+    package let bytes: [UInt8]
+    package let valueRange: Range<Int>
+
+    package init(bytes: [UInt8], valueRange: Range<Int>) {
+        self.bytes = bytes
+        self.valueRange = valueRange
+    }
+
+    /// The bytes with the value replaced by `newValue` (compact). A leading byte-order mark is left out, as the
+    /// reader skips it: what is written is JSON, which must not start with one (RFC 8259 §8.1).
+    package func replacingValue(with newValue: JSONValue) -> [UInt8] {
         let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         // The new value is written in place, between the bytes before and after the old one; room for a response
         // of a few hundred bytes (a longer one grows the buffer once).
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count - start - range.count + 1024)
-        output.append(contentsOf: bytes[start..<range.lowerBound])
+        output.reserveCapacity(bytes.count - start - valueRange.count + 1024)
+        output.append(contentsOf: bytes[start..<valueRange.lowerBound])
         newValue.write(to: &output, layout: .compact, depth: 0)
-        output.append(contentsOf: bytes[range.upperBound...])
+        output.append(contentsOf: bytes[valueRange.upperBound...])
         return output
     }
 }
 
-/// A recursive-descent reader over UTF-8 bytes.
-private struct JSONParser {
-    private static let maximumDepth = 256
+/// A recursive-descent reader over UTF-8 bytes. `JSONCursor` walks a document with its grammar, one step at a time.
+struct JSONParser {
+    static let maximumDepth = 256
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
     /// How many objects and arrays enclose the value being read.
-    private var depth = 0
+    var depth = 0
 
     /// The root member whose value's byte range is wanted, if any.
     private let rootMemberToLocate: String?
@@ -117,11 +138,7 @@ private struct JSONParser {
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-            index = 3
-        }
-        skipWhitespace()
-        guard index < bytes.count else { throw error("the input is empty", path: "$") }
+        try beginDocument()
         let value: JSONValue
         do {
             value = try parseValue()
@@ -129,12 +146,26 @@ private struct JSONParser {
             // Each enclosing object and array has put its part of the path in front on the way out.
             throw error.within("$")
         }
-        skipWhitespace()
-        guard index == bytes.count else { throw error("unexpected \(describeCurrentByte()) after the end of the value", path: "$") }
+        try endDocument()
         return value
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    /// Skips a leading byte-order mark and white space, up to the value, which must be there.
+    mutating func beginDocument() throws(JSONParseError) {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            index = 3
+        }
+        skipWhitespace()
+        guard index < bytes.count else { throw error("the input is empty", path: "$") }
+    }
+
+    /// Checks that nothing but white space follows the value.
+    mutating func endDocument() throws(JSONParseError) {
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected \(describeCurrentByte()) after the end of the value", path: "$") }
+    }
+
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error("the input ends where a value was expected") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return .object(try parseObject())
@@ -223,7 +254,7 @@ private struct JSONParser {
         }
     }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
         // Fast path: no escapes, so the bytes between the quotes are the string.
@@ -330,6 +361,13 @@ private struct JSONParser {
 
     private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
         let start = index
+        try scanNumber()
+        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return JSONNumber(validatedLiteral: literal)
+    }
+
+    /// Moves past a number, checking it against JSON's grammar.
+    mutating func scanNumber() throws(JSONParseError) {
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw error("a number needs a digit after '-'") }
         if bytes[index] == UInt8(ascii: "0") {
@@ -349,11 +387,9 @@ private struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("a number needs a digit in its exponent") }
             skipDigits()
         }
-        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        return JSONNumber(validatedLiteral: literal)
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         guard index + expected.count <= bytes.count,
               bytes[index..<index + expected.count].elementsEqual(expected)
@@ -361,7 +397,7 @@ private struct JSONParser {
         index += expected.count
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -378,7 +414,7 @@ private struct JSONParser {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    private func describeCurrentByte() -> String {
+    func describeCurrentByte() -> String {
         guard index < bytes.count else { return "end of input" }
         let byte = bytes[index]
         if isPrintableASCII(byte) { return "'\(Character(Unicode.Scalar(byte)))'" }
@@ -397,7 +433,7 @@ private struct JSONParser {
 
     /// An error at the current byte (or `offset`). Its path starts empty: the enclosing objects and arrays put
     /// their parts in front as the error passes them, so reading a valid document keeps no path at all.
-    private func error(_ reason: String, at offset: Int? = nil, path: String = "") -> JSONParseError {
+    func error(_ reason: String, at offset: Int? = nil, path: String = "") -> JSONParseError {
         JSONParseError(offset: offset ?? index, path: path, reason: reason)
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 
+import CognitoEvents
 import CognitoTriggers
 import LosslessJSON
 
@@ -53,10 +54,15 @@ private nonisolated(unsafe) let handlers: [CognitoTriggerHandler] = {
 }()
 
 /// One libFuzzer input, an event as Lambda would deliver it, handled by every configuration: errors are expected,
-/// crashes are not, and an answer must be JSON that parses back to the event it was written from.
+/// crashes are not, and an answer must be JSON that parses back to the event it was written from. An event read
+/// straight from the bytes must be the one the tree decoder reads.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTrigger(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let event = Array(UnsafeBufferPointer(start: data, count: size))
+    if let direct = AuthChallengeEvent(readingDirectly: event) {
+        guard let tree = try? AuthChallengeEvent(document: ParsedDocument(parsingEvent: event)), sameEvent(direct, tree)
+        else { fatalError("read straight from the bytes, the event is not the tree's:\n\(String(decoding: event, as: UTF8.self))") }
+    }
     for handler in handlers {
         guard let result = try? handler.handle(event) else { continue }
         let response = result.responseBytes
@@ -67,4 +73,15 @@ public func fuzzTrigger(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Codes only pile up in the outbox: keep it empty so that long runs do not fill the disk.
     truncate(outboxPath, 0)
     return 0
+}
+
+/// True when both events hold the same header, request and response, and write the same bytes back.
+private func sameEvent(_ left: AuthChallengeEvent, _ right: AuthChallengeEvent) -> Bool {
+    let sameParts = switch (left, right) {
+    case (.define(let a), .define(let b)): a.request == b.request && a.response == b.response
+    case (.create(let a), .create(let b)): a.request == b.request && a.response == b.response
+    case (.verify(let a), .verify(let b)): a.request == b.request && a.response == b.response
+    default: false
+    }
+    return sameParts && left.header == right.header && left.json == right.json && left.serialized() == right.serialized()
 }

@@ -1,0 +1,256 @@
+import LosslessJSON
+
+/// The fields of a trigger event that the typed events hold, read straight from its bytes without a tree: the bytes
+/// are checked as JSON front to back, the members nobody reads only checked, and the `response` value (small) read
+/// as a tree for the response written over it.
+///
+/// It reads only what it reads exactly as the tree decoder (`FieldReader`) would. A member it reads that holds
+/// another type or occurs twice (the tree keeps the last one), a string map with a key twice, a required field
+/// that is missing, no `response` member or one twice, bytes that are not JSON: any of these gives nil, and the
+/// event is read through the tree, which gives the same event or names the problem.
+struct EventFields {
+    var header: EventHeader
+    var request: RequestFields
+    /// The `response` value as it arrived.
+    var response: JSONValue
+    /// Where the `response` value lies in the bytes.
+    var responseRange: Range<Int>
+
+    /// The event in `bytes`, or nil when it must be read through the tree.
+    init?(reading bytes: [UInt8]) {
+        let fields = bytes.withUnsafeBufferPointer { buffer -> EventFields? in
+            var cursor = JSONCursor(buffer)
+            return try? EventFields(&cursor)
+        }
+        guard let fields else { return nil }
+        self = fields
+    }
+
+    /// The root members it reads, by position in `names`.
+    private enum Member: Int {
+        case version, triggerSource, region, userPoolId, userName, callerContext, request, response
+
+        static let names: [StaticString] = [
+            "version", "triggerSource", "region", "userPoolId", "userName", "callerContext", "request", "response",
+        ]
+    }
+
+    private init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
+        try cursor.beginDocument()
+        guard cursor.nextKind() == .object else { return nil }
+        try cursor.beginObject()
+        var version, region, userPoolId, userName: String?
+        var triggerSource: TriggerSource?
+        var callerContext: CallerContext?
+        var request: RequestFields?
+        var response: (value: JSONValue, range: Range<Int>)?
+        var seen = MemberSet()
+        while let key = try cursor.nextMember() {
+            guard let member = key.position(in: Member.names).flatMap(Member.init(rawValue:)) else {
+                try cursor.skipValue()
+                continue
+            }
+            guard seen.insert(member.rawValue) else { return nil }
+            switch member {
+            case .version: guard try cursor.read(&version) else { return nil }
+            case .triggerSource:
+                // Matched in place: an unknown or mistyped one is left to the tree, which names it.
+                guard cursor.nextKind() == .string,
+                    let position = try cursor.readStringInPlace().position(in: TriggerSource.eventValues)
+                else { return nil }
+                triggerSource = TriggerSource.allCases[position % TriggerSource.allCases.count]
+            case .region: guard try cursor.read(&region) else { return nil }
+            case .userPoolId: guard try cursor.read(&userPoolId) else { return nil }
+            case .userName: guard try cursor.read(&userName) else { return nil }
+            case .callerContext:
+                switch cursor.nextKind() {
+                case .null: try cursor.skipValue()
+                case .object: guard let caller = try CallerContext(&cursor) else { return nil }; callerContext = caller
+                default: return nil
+                }
+            case .request:
+                guard cursor.nextKind() == .object, let fields = try RequestFields(&cursor) else { return nil }
+                request = fields
+            case .response:
+                let start = cursor.offset
+                let value = try cursor.readValue()
+                response = (value, start..<cursor.offset)
+            }
+        }
+        try cursor.endDocument()
+        guard let triggerSource, let userName, let request, let response else { return nil }
+        header = EventHeader(
+            version: version, triggerSource: triggerSource, region: region, userPoolId: userPoolId, userName: userName,
+            callerContext: callerContext ?? CallerContext())
+        self.request = request
+        self.response = response.value
+        responseRange = response.range
+    }
+}
+
+/// The fields of any trigger's `request` (a Define request has no `challengeName`, `privateChallengeParameters` or
+/// `challengeAnswer`); each one nil when absent or null.
+struct RequestFields {
+    var userAttributes: [String: String]?
+    var session: [SessionEntry]?
+    var clientMetadata: [String: String]?
+    var userNotFound: Bool?
+    var challengeName: String?
+    var privateChallengeParameters: [String: String]?
+    var challengeAnswer: String?
+
+    private enum Member: Int {
+        case userAttributes, session, clientMetadata, userNotFound, challengeName, privateChallengeParameters
+        case challengeAnswer
+
+        static let names: [StaticString] = [
+            "userAttributes", "session", "clientMetadata", "userNotFound", "challengeName", "privateChallengeParameters",
+            "challengeAnswer",
+        ]
+    }
+
+    /// Reads the object the cursor is at.
+    fileprivate init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
+        try cursor.beginObject()
+        var seen = MemberSet()
+        while let key = try cursor.nextMember() {
+            guard let member = key.position(in: Member.names).flatMap(Member.init(rawValue:)) else {
+                try cursor.skipValue()
+                continue
+            }
+            guard seen.insert(member.rawValue) else { return nil }
+            let read = switch member {
+            case .userAttributes: try cursor.read(&userAttributes)
+            case .session: try cursor.read(&session)
+            case .clientMetadata: try cursor.read(&clientMetadata)
+            case .userNotFound: try cursor.read(&userNotFound)
+            case .challengeName: try cursor.read(&challengeName)
+            case .privateChallengeParameters: try cursor.read(&privateChallengeParameters)
+            case .challengeAnswer: try cursor.read(&challengeAnswer)
+            }
+            guard read else { return nil }
+        }
+    }
+}
+
+extension CallerContext {
+    private static let names: [StaticString] = ["awsSdkVersion", "clientId"]
+
+    /// Reads the object the cursor is at.
+    fileprivate init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
+        self.init()
+        try cursor.beginObject()
+        var seen = MemberSet()
+        while let key = try cursor.nextMember() {
+            guard let position = key.position(in: Self.names) else {
+                try cursor.skipValue()
+                continue
+            }
+            guard seen.insert(position) else { return nil }
+            guard try position == 0 ? cursor.read(&awsSdkVersion) : cursor.read(&clientId) else { return nil }
+        }
+    }
+}
+
+extension SessionEntry {
+    private static let names: [StaticString] = ["challengeName", "challengeResult", "challengeMetadata"]
+
+    /// Reads the object the cursor is at; nil when `challengeName` is missing.
+    fileprivate init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
+        try cursor.beginObject()
+        var name, metadata: String?
+        var result: Bool?
+        var seen = MemberSet()
+        while let key = try cursor.nextMember() {
+            guard let position = key.position(in: Self.names) else {
+                try cursor.skipValue()
+                continue
+            }
+            guard seen.insert(position) else { return nil }
+            let read = switch position {
+            case 0: try cursor.read(&name)
+            case 1: try cursor.read(&result)
+            default: try cursor.read(&metadata)
+            }
+            guard read else { return nil }
+        }
+        guard let name else { return nil }
+        // As the tree decoder reads it: a null result did not succeed.
+        self.init(challengeName: ChallengeName(rawValue: name), challengeResult: result ?? false, challengeMetadata: metadata)
+    }
+}
+
+/// The members of one object read so far, by position, so that a member read twice is noticed.
+private struct MemberSet {
+    private var bits: UInt32 = 0
+
+    /// False when `position` was already there.
+    mutating func insert(_ position: Int) -> Bool {
+        let bit: UInt32 = 1 << position
+        defer { bits |= bit }
+        return bits & bit == 0
+    }
+}
+
+extension JSONCursor {
+    /// Reads a string, or null as nil, into `value`; false, reading nothing, for a value of another type.
+    fileprivate mutating func read(_ value: inout String?) throws(JSONParseError) -> Bool {
+        switch nextKind() {
+        case .string: value = try readString()
+        case .null: try skipValue()
+        default: return false
+        }
+        return true
+    }
+
+    /// Reads a boolean, or null as nil, into `value`; false, reading nothing, for a value of another type.
+    fileprivate mutating func read(_ value: inout Bool?) throws(JSONParseError) -> Bool {
+        switch nextKind() {
+        case .boolean: value = try readBool()
+        case .null: try skipValue()
+        default: return false
+        }
+        return true
+    }
+
+    /// Reads an object of strings (null members left out), or null as nil, into `map`; false for a value of another
+    /// type, a member of another type, or a key read twice (where the tree keeps one member, the map another).
+    fileprivate mutating func read(_ map: inout [String: String]?) throws(JSONParseError) -> Bool {
+        switch nextKind() {
+        case .object: break
+        case .null: try skipValue(); return true
+        default: return false
+        }
+        try beginObject()
+        var strings: [String: String] = [:]
+        // Room for the attributes a user has, instead of growing (and hashing again) from one.
+        strings.reserveCapacity(8)
+        while let key = try nextMember() {
+            switch nextKind() {
+            case .string: guard strings.updateValue(try readString(), forKey: key.string) == nil else { return false }
+            case .null: guard strings[key.string] == nil else { return false }; try skipValue()
+            default: return false
+            }
+        }
+        map = strings
+        return true
+    }
+
+    /// Reads the session's entries, or null as nil, into `session`; false for a value of another type or an entry
+    /// that is not an object of the right fields.
+    fileprivate mutating func read(_ session: inout [SessionEntry]?) throws(JSONParseError) -> Bool {
+        switch nextKind() {
+        case .array: break
+        case .null: try skipValue(); return true
+        default: return false
+        }
+        try beginArray()
+        var entries: [SessionEntry] = []
+        while try nextElement() {
+            guard nextKind() == .object, let entry = try SessionEntry(&self) else { return false }
+            entries.append(entry)
+        }
+        session = entries
+        return true
+    }
+}
