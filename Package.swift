@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "cognito-local",
             dependencies: [
-                "Invoker", "LocalUserPool", "Basics",
+                "Invoker", "LocalUserPool", "LocalServers", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

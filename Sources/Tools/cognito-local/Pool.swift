@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Invoker
+import LocalServers
 import LocalUserPool
 
 struct Pool: AsyncParsableCommand {
@@ -158,23 +159,10 @@ struct Pool: AsyncParsableCommand {
     /// A port free on `host` now, for `--port 0`: the pool's own origin goes into the function's passkey settings
     /// before the pool listens.
     private static func freePort(host: String) throws(InvokerError) -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw .usage("cannot open a socket to find a free port") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1 else {
-            throw .usage("--host \(host) is not an IPv4 address")
+        guard let port = FreePort.find(host: host == "localhost" ? "127.0.0.1" : host) else {
+            throw .usage("cannot find a free port on \(host) (--host must be an IPv4 address)")
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard bound else { throw .usage("cannot find a free port on \(host)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return port
     }
 
     /// The template's app-client settings; when the default template is absent, the settings it ships with.

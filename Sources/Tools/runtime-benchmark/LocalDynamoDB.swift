@@ -1,8 +1,10 @@
 import Foundation
+import LocalServers
 
 /// moto's DynamoDB on 127.0.0.1 with the state table, for the bootstrap's figures with `STATE_STORE=dynamodb`, behind
 /// a ``CountingProxy`` that counts the bootstrap's connections and requests (its round trips to the store).
-/// Nil when moto or boto3 is not installed (`pip install 'moto[server]' boto3`).
+/// Nil when moto or boto3 is not installed (`pip install 'moto[server]' boto3`), or when moto does not answer within
+/// 30 s (the setup says why on standard error).
 final class LocalDynamoDB {
     /// moto itself, for the table's setup and clearing (which the proxy does not count).
     let endpoint: String
@@ -13,7 +15,7 @@ final class LocalDynamoDB {
     static let table = "sign-in-state"
 
     init?() {
-        let port = Int.random(in: 20_000...40_000)
+        guard let port = FreePort.find() else { return nil }
         endpoint = "http://127.0.0.1:\(port)"
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -28,20 +30,21 @@ final class LocalDynamoDB {
         setup.arguments = [
             "python3", "-c",
             """
-            import boto3, sys, time
-            client = boto3.client('dynamodb', endpoint_url=sys.argv[1], region_name='us-east-1', aws_access_key_id='benchmark', aws_secret_access_key='benchmark')
-            for attempt in range(100):
+            import boto3, botocore.config, sys, time
+            quick = botocore.config.Config(connect_timeout=1, read_timeout=5, retries={'max_attempts': 1})
+            client = boto3.client('dynamodb', endpoint_url=sys.argv[1], region_name='us-east-1', aws_access_key_id='benchmark', aws_secret_access_key='benchmark', config=quick)
+            deadline = time.monotonic() + 30
+            while True:
                 try:
                     client.create_table(TableName=sys.argv[2], BillingMode='PAY_PER_REQUEST', AttributeDefinitions=[{'AttributeName': 'pk', 'AttributeType': 'S'}], KeySchema=[{'AttributeName': 'pk', 'KeyType': 'HASH'}])
                     break
-                except Exception:
+                except Exception as error:
+                    if time.monotonic() > deadline:
+                        sys.exit(f"moto's DynamoDB did not answer within 30 s at {sys.argv[1]}: {error}")
                     time.sleep(0.1)
-            else:
-                sys.exit(1)
             """,
             endpoint, Self.table,
         ]
-        setup.standardError = FileHandle.nullDevice
         guard (try? setup.run()) != nil else { stop(); return nil }
         setup.waitUntilExit()
         guard setup.terminationStatus == 0 else { stop(); return nil }

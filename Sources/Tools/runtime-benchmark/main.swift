@@ -71,7 +71,7 @@ do {
                 name: "bootstrap+DynamoDB", path: try binary("bootstrap"), events: events, outbox: outbox,
                 environment: dynamoDB.environment, store: dynamoDB.proxy))
         } else {
-            print("runtime-benchmark: moto or boto3 is not installed, so the bootstrap with a DynamoDB state store is not measured")
+            print("runtime-benchmark: moto's DynamoDB is not available (moto or boto3 not installed, or moto did not start), so the bootstrap with a DynamoDB state store is not measured")
         }
         let runner = Runner(invocations: invocations)
         let cold = PageCache.canDrop
