@@ -156,7 +156,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "CognitoEvents", "ChallengeFlows"],
+            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "LocalServers", "CognitoEvents", "ChallengeFlows"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AWSClientTests", dependencies: ["Basics", "AWSClient", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import LocalServers
 
 #if canImport(Glibc)
 import Glibc
@@ -61,19 +62,9 @@ public final class LocalServerProcess {
         public var description: String { "\(command) did not start: \(output)" }
     }
 
-    /// A port on 127.0.0.1 that nothing listens on right now.
+    /// A port on 127.0.0.1 that nothing listens on right now (0 when no socket could be bound).
     public static func freePort() -> UInt16 {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socketFD) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                _ = bind(socketFD, socketAddress, length)
-                _ = getsockname(socketFD, socketAddress, &length)
-            }
-        }
-        return UInt16(bigEndian: address.sin_port)
+        UInt16(FreePort.find() ?? 0)
     }
 
     public static func accepts(port: UInt16) -> Bool {

@@ -179,16 +179,18 @@ public struct SignInSimulator {
     /// the code sent, an earlier one reused, the message withheld, or a step-up CAPTCHA in its place.
     private mutating func withinLimits(_ made: IssuedChallenge, request: CreateAuthChallengeRequest) throws -> IssuedChallenge {
         guard let limits else { return made }
-        let admitsStepUp = engine.admitsStepUp(request)
         var decision: SendDecision?
-        if engine.step(for: made.kind)?.deliversAnswer == true, !made.reusedEarlierCode {
+        switch engine.limitsQuestion(for: made, request: request) {
+        case .send(let admitsStepUp):
             let changed: StateRecord?
             (decision, changed) = limits.sendDecision(
                 liveLimitsRecord, seal: made.seal, channel: made.channel, delivers: made.delivery != nil,
                 admitsStepUp: admitsStepUp, now: now)
             if let changed { limitsRecord = changed }
-        } else if admitsStepUp, limits.asksForStepUp(liveLimitsRecord, now: now) {
-            decision = .stepUp
+        case .stepUp:
+            if limits.asksForStepUp(liveLimitsRecord, now: now) { decision = .stepUp }
+        case .none:
+            break
         }
         return try engine.plan(made, after: decision, request: request, user: user, now: now, limits: limits).challenge
     }
@@ -198,9 +200,7 @@ public struct SignInSimulator {
     private mutating func withinLimits(
         _ verdict: Verdict, to issued: IssuedChallenge, request: VerifyAuthChallengeResponseRequest
     ) -> VerifyOutcome {
-        guard let limits, let step = engine.step(for: issued.kind), step.provesIdentity || step.deliversAnswer,
-              verdict.outcome != .notIssuedByThisFlow, verdict.outcome != .retiredKey
-        else { return verdict.outcome }
+        guard let limits, let step = engine.stepUnderLimits(issued.seal, verdict: verdict) else { return verdict.outcome }
         let (decision, changed) = limits.answerDecision(
             liveLimitsRecord, seal: issued.seal, correct: verdict.outcome.isCorrect, usedSequence: verdict.usedSequence,
             requiresLiveCode: step.deliversAnswer,

@@ -160,19 +160,22 @@ public final class CognitoTriggerHandler {
         var decision: SendDecision?
         var key: String?
         if let limiter {
-            let admitsStepUp = engine.admitsStepUp(request)
             let userKey = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
-            if engine.step(for: issued.kind)?.deliversAnswer == true, !issued.reusedEarlierCode {
+            switch engine.limitsQuestion(for: issued, request: request) {
+            case .send(let admitsStepUp):
                 key = userKey
                 decision = try consultingStore(facts: &facts) { () throws(StateStoreError) in
                     try limiter.decideSend(
                         key: userKey, seal: issued.seal, channel: issued.channel, delivers: issued.delivery != nil,
                         admitsStepUp: admitsStepUp, now: now)
                 }
-            } else if admitsStepUp, try consultingStore(facts: &facts, { () throws(StateStoreError) in
-                try limiter.asksForStepUp(key: userKey, now: now)
-            }) {
-                decision = .stepUp
+            case .stepUp:
+                let due = try consultingStore(facts: &facts) { () throws(StateStoreError) in
+                    try limiter.asksForStepUp(key: userKey, now: now)
+                }
+                if due { decision = .stepUp }
+            case .none:
+                break
             }
         }
         let limits = limiter?.limits ?? SignInLimits()
@@ -278,9 +281,9 @@ public final class CognitoTriggerHandler {
             verdict = engine.verdict(on: request, user: user, now: now)
         }
         let outcome = verdict.outcome
-        guard let limiter, let seal, let step = engine.step(for: seal.kind), step.provesIdentity || step.deliversAnswer,
-              outcome != .notIssuedByThisFlow, outcome != .retiredKey
-        else { return VerifyConclusion(verdict, note: note) }
+        guard let limiter, let seal, let step = engine.stepUnderLimits(seal, verdict: verdict) else {
+            return VerifyConclusion(verdict, note: note)
+        }
         let passedStepUp = request.privateChallengeParameters[IssuedChallenge.passedStepUpParameter] == "true"
         let key = limiter.key(for: user, attributes: request.userAttributes, userNotFound: request.userNotFound)
         let decision = try consultingStore(facts: &facts) { () throws(StateStoreError) -> AnswerDecision? in

@@ -35,7 +35,36 @@ public struct CreatePlan: Sendable, Equatable {
     public let warning: String?
 }
 
+/// What the limits across sign-ins are asked about a challenge Create built.
+public enum LimitsQuestion: Sendable, Equatable {
+    /// Whether its message may go out (``SignInLimits/sendDecision(_:seal:channel:delivers:admitsStepUp:now:)``),
+    /// which also decides a step-up when `admitsStepUp`.
+    case send(admitsStepUp: Bool)
+    /// Whether a step-up CAPTCHA is due (``SignInLimits/asksForStepUp(_:now:)``), for a step that sends nothing.
+    case stepUp
+    /// Nothing: the step neither sends a fresh message nor admits a step-up.
+    case none
+}
+
 extension ChallengeFlowEngine {
+    /// What the limits are to decide about `issued`, the challenge built for `request`: the function and the
+    /// simulator ask the same question.
+    public func limitsQuestion(for issued: IssuedChallenge, request: CreateAuthChallengeRequest) -> LimitsQuestion {
+        let admitsStepUp = admitsStepUp(request)
+        if step(for: issued.kind)?.deliversAnswer == true, !issued.reusedEarlierCode { return .send(admitsStepUp: admitsStepUp) }
+        return admitsStepUp ? .stepUp : .none
+    }
+
+    /// The step whose answer the limits decide on (``SignInLimits/answerDecision(_:seal:correct:usedSequence:requiresLiveCode:passedStepUp:now:)``):
+    /// one that proves identity or delivers its answer, for a seal this flow issued under a key it still has; nil when
+    /// the verdict stands as it is.
+    public func stepUnderLimits(_ seal: ChallengeSeal?, verdict: Verdict) -> (any ChallengeStep)? {
+        guard let seal, let step = step(for: seal.kind), step.provesIdentity || step.deliversAnswer,
+              verdict.outcome != .notIssuedByThisFlow, verdict.outcome != .retiredKey
+        else { return nil }
+        return step
+    }
+
     /// The plan for `issued`, the challenge ``create(_:user:now:userRecord:)`` built for `request`, once the limits
     /// decided `decision` (nil: no limits, or none that apply to the step): the earlier code reused, the message
     /// withheld, or the step-up CAPTCHA built in its place. Throws when the step-up CAPTCHA cannot be built.
