@@ -1,5 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // The modules, and what each one is for, are listed in docs/architecture.md (the one list; a test checks it
 // against this file). Each module's folder sits under Sources/ in the folder of its layer (`sourceLayers`, at the end).
@@ -70,8 +73,8 @@ let package = Package(
         .executableTarget(
             name: "bootstrap",
             dependencies: ["CognitoTriggers"],
-            exclude: ["symbol-order.txt"],
-            linkerSettings: [.unsafeFlags(bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
+            exclude: ["symbol-order.txt", "static-libstdc++"],
+            linkerSettings: [.unsafeFlags(leanRuntimeLink + bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
         ),
         .target(
             name: "LocalServers",
@@ -114,7 +117,12 @@ let package = Package(
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
-        .executableTarget(name: "echo-bootstrap", dependencies: ["LambdaRuntime"]),
+        .executableTarget(
+            name: "echo-bootstrap",
+            dependencies: ["LambdaRuntime"],
+            // The bootstrap's order list places the runtime loop's functions, which are most of the echo loop's.
+            linkerSettings: [.unsafeFlags(leanRuntimeLink + bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
+        ),
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
         .testTarget(name: "SettingsTests", dependencies: ["Basics"]),
@@ -220,11 +228,41 @@ for target in package.targets where target.type != .test && target.path == nil {
     target.path = "Sources/\(layer)/\(target.name)"
 }
 
+/// Release links of the runtimes on Linux (`bootstrap`, and `echo-bootstrap` that the benchmark sets beside it) leave
+/// out what the process would otherwise map and touch at every start, as `Deploy/package.sh` links the zip's: the C++
+/// runtime that the Swift runtime uses is linked in (libgcc statically, and libstdc++'s static archive through the
+/// linker script in `Sources/Function/Assembly/bootstrap/static-libstdc++`) instead of loading libstdc++ and libgcc_s;
+/// nothing is exported dynamically (`--no-export-dynamic` undoes the `-export-dynamic` of Swift's static-stdlib link,
+/// there for the Swift backtracer's symbol names); and relative relocations are packed (DT_RELR) when this machine's
+/// glibc reads them (2.36 and later), instead of about 1 MB of records the loader reads at every start. Together about
+/// 1.5 MiB less resident memory (docs/benchmark.md).
+var leanRuntimeLink: [String] {
+    let staticLibstdcxx = String(#filePath.dropLast("Package.swift".count)) + "Sources/Function/Assembly/bootstrap/static-libstdc++"
+    var flags = ["-use-ld=lld", "-Xclang-linker", "-static-libgcc", "-L", staticLibstdcxx, "-Xlinker", "--no-export-dynamic"]
+    if glibcReadsPackedRelocations { flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] }
+    return flags
+}
+
+/// Whether the glibc of the machine building (where a release `bootstrap` runs, the benchmark's or the zip's with its
+/// shipped glibc) is 2.36 or later, the first to read packed relative relocations.
+var glibcReadsPackedRelocations: Bool {
+    #if canImport(Glibc)
+    var text = [UInt8](repeating: 0, count: 64)  // "glibc 2.36", NUL-terminated
+    let length = text.withUnsafeMutableBufferPointer { confstr(Int32(_CS_GNU_LIBC_VERSION), $0.baseAddress, $0.count) }
+    guard length > 1 else { return false }
+    let words = String(decoding: text.prefix(length - 1), as: UTF8.self).split(separator: " ")
+    let version = words.last?.split(separator: ".").compactMap { Int($0) } ?? []
+    return version.count >= 2 && (version[0], version[1]) >= (2, 36)
+    #else
+    return false
+    #endif
+}
+
 /// Release links of `bootstrap` on Linux put the functions a sign-in runs next to each other (lld with the list in
 /// `Sources/Function/Assembly/bootstrap/symbol-order.txt`, which `Deploy/symbol-order.sh` regenerates), so that the pages the kernel maps
 /// around them hold code that runs rather than its unused neighbours: about 1.4 MiB less resident memory, and fewer
 /// pages read on a cold start. Names the list holds that the code no longer has are ignored.
 var bootstrapLinkOrder: [String] {
     let orderFile = String(#filePath.dropLast("Package.swift".count)) + "Sources/Function/Assembly/bootstrap/symbol-order.txt"
-    return ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(orderFile)", "-Xlinker", "--no-warn-symbol-ordering"]
+    return ["-Xlinker", "--symbol-ordering-file=\(orderFile)", "-Xlinker", "--no-warn-symbol-ordering"]
 }
