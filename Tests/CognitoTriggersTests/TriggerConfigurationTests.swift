@@ -156,7 +156,8 @@ import Testing
 
     /// The configuration as the function makes it: the secrets read first (Parameter Store included), then the rest.
     static func configuration(readingSecrets environment: [String: String]) throws -> TriggerConfiguration {
-        try TriggerConfiguration(environment: environment, secrets: Secrets.read(from: environment))
+        try TriggerConfiguration(
+            environment: environment, secrets: Secrets.read(from: environment), captchaCatalog: CaptchaCatalog.read(from: environment))
     }
 
     @Test("a configuration made without reading the network refuses a secret that names a parameter, saying who reads it")

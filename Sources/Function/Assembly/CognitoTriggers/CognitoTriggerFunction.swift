@@ -72,7 +72,8 @@ public struct CognitoTriggerFunction: LambdaHandler {
                 // The composition root: the one place that reads the network and files to configure the function.
                 let environment = ProcessEnvironment.variables()
                 let configuration = try TriggerConfiguration(
-                    environment: environment, secrets: Secrets.read(from: environment), steps: steps)
+                    environment: environment, secrets: Secrets.read(from: environment),
+                    captchaCatalog: CaptchaCatalog.read(from: environment), steps: steps)
                 for warning in configuration.startupWarnings { logger.warn(warning) }
                 // One store (one kept-alive connection) for the triggers' limits and the passkey API.
                 let store = try configuration.makeStateStore()

@@ -69,23 +69,30 @@ public struct TriggerConfiguration: Sendable {
     /// Reads the configuration; every problem is reported with the variable to fix.
     ///
     /// Reads no network: the secrets come from plain variables here (a `…_PARAMETER` variable is refused), or from
-    /// ``init(environment:secrets:steps:)``.
+    /// ``init(environment:secrets:captchaCatalog:steps:)``. The CAPTCHA catalog `CAPTCHA_CATALOG` names is read here.
     ///
     /// - Parameters:
     ///   - environment: the function's environment variables.
     ///   - steps: challenge steps of your own, which `CHALLENGE_FLOW` may name next to the built-in ones.
     public init(environment: [String: String], steps: [any ChallengeStep] = []) throws(ConfigurationError) {
-        try self.init(environment: environment, secrets: Secrets(plain: environment), steps: steps)
+        try self.init(
+            environment: environment, secrets: Secrets(plain: environment),
+            captchaCatalog: CaptchaCatalog.read(from: environment), steps: steps)
     }
 
-    /// Reads the configuration with secrets the composition root read (``Secrets/read(from:)``, which reads Parameter
-    /// Store); every problem is reported with the variable to fix.
+    /// Reads the configuration from the environment and what the composition root read for it at start-up: the
+    /// secrets (``Secrets/read(from:)``, which reads Parameter Store) and the CAPTCHA catalog
+    /// (``CaptchaCatalog/read(from:)``, a file). It reads neither network nor files itself; every problem is reported
+    /// with the variable to fix.
     ///
     /// - Parameters:
     ///   - environment: the function's environment variables.
     ///   - secrets: the secrets `environment` names, read once at start-up.
+    ///   - captchaCatalog: the entries of the catalog `CAPTCHA_CATALOG` names, read once at start-up.
     ///   - steps: challenge steps of your own, which `CHALLENGE_FLOW` may name next to the built-in ones.
-    public init(environment: [String: String], secrets: Secrets, steps: [any ChallengeStep] = []) throws(ConfigurationError) {
+    public init(
+        environment: [String: String], secrets: Secrets, captchaCatalog: [CaptchaEntry], steps: [any ChallengeStep] = []
+    ) throws(ConfigurationError) {
         let value = EnvironmentReader(environment).value
         let specification = value("CHALLENGE_FLOW") ?? "email-code"
         // Read first with the built-in steps unconfigured, so that a bad flow is the first thing reported.
@@ -176,7 +183,7 @@ public struct TriggerConfiguration: Sendable {
         switch value("CAPTCHA_PROVIDER") {
         case nil, "catalog":
             captchaProvider = nil
-            captchas = try value("CAPTCHA_CATALOG").map(CaptchaCatalog.load(path:)) ?? []
+            captchas = captchaCatalog
         case let name?:
             // The secret key, like the code hash secret, is CAPTCHA_SECRET or the SSM parameter CAPTCHA_SECRET_PARAMETER
             // names; it is looked at only for a provider that exists, so that a misspelt provider is reported first.
@@ -287,6 +294,16 @@ public struct TriggerConfiguration: Sendable {
 
 /// Reads CAPTCHA images and answers from a JSON file: `[{"imageURL": "https://…", "answer": "w7xq"}, …]`.
 public enum CaptchaCatalog {
+    /// The entries of the catalog `CAPTCHA_CATALOG` names, when the CAPTCHA is self-hosted (`CAPTCHA_PROVIDER` unset
+    /// or `catalog`); none otherwise. The composition root reads it once, at start-up.
+    public static func read(from environment: [String: String]) throws(ConfigurationError) -> [CaptchaEntry] {
+        let reader = EnvironmentReader(environment)
+        guard reader.value("CAPTCHA_PROVIDER") ?? "catalog" == "catalog", let path = reader.value("CAPTCHA_CATALOG") else {
+            return []
+        }
+        return try load(path: path)
+    }
+
     public static func load(path: String) throws(ConfigurationError) -> [CaptchaEntry] {
         func invalid(_ reason: String) -> ConfigurationError {
             .invalid(variable: "CAPTCHA_CATALOG", value: path, expected: "a readable JSON catalog (\(reason))")

@@ -60,7 +60,9 @@ public struct LocalConfiguration: Sendable {
         }
         usesLocalSiteverify = try Self.standInForCaptchaProvider(in: &environment)
         do {
-            triggers = try TriggerConfiguration(environment: environment, secrets: Secrets.read(from: environment), steps: ownSteps)
+            triggers = try TriggerConfiguration(
+                environment: environment, secrets: Secrets.read(from: environment),
+                captchaCatalog: CaptchaCatalog.read(from: environment), steps: ownSteps)
             _ = try triggers.makeEngine()
         } catch {
             throw .invalidConfiguration(error.description)
