@@ -90,9 +90,7 @@ let package = Package(
             dependencies: [
                 "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LocalServers", "LosslessJSON", "Basics",
                 "CaptchaVerification", "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeCrypto",
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .target(

@@ -10,16 +10,31 @@ public protocol LocalHTTPAnswer: Sendable {
     var body: [UInt8] { get }
 }
 
-/// An HTTP/1.1 server on SwiftNIO for the local tools (the Invoke API, the local user pool): it reads each request
-/// whole, hands it to `answer` and writes the answer back, serving each connection as its own task.
+/// The HTTP/1.1 server on SwiftNIO of every local tool: the one place that binds (`SO_REUSEADDR`, `TCP_NODELAY`, the
+/// HTTP/1.1 pipeline), knows the address bound and shuts the listener and its event loop down. It serves in one of
+/// three ways, chosen by the `start` called:
+/// - `answer` (async): each request is read whole and answered by a closure run on Swift's cooperative pool, each
+///   connection as its own task (the Invoke API, the local user pool);
+/// - `answeringOnEventLoop`: each request is read whole and answered by a synchronous closure on the event loop, so
+///   that no answer waits for a thread of the cooperative pool (the siteverify stand-in);
+/// - `connectionHandler`: each connection is served by a channel handler of the caller's, behind the HTTP/1.1
+///   pipeline (the Runtime API emulator, whose `GET /next` is held open until an event comes).
 public final class LocalHTTPServer: Sendable {
     public typealias Answer = @Sendable (_ request: HTTPRequestHead, _ body: [UInt8]) async -> any LocalHTTPAnswer
+    /// An answer computed on the event loop: it must not block or wait for anything.
+    public typealias EventLoopAnswer = @Sendable (_ request: HTTPRequestHead, _ body: [UInt8]) -> any LocalHTTPAnswer
+    /// Makes the handler of one connection; it reads `HTTPServerRequestPart`s and writes `HTTPServerResponsePart`s.
+    public typealias ConnectionHandler = @Sendable () -> any ChannelHandler
 
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let listener = PosixLock<(any Channel)?>(nil)
+    private let boundAddress = PosixLock<(ip: String, port: Int)?>(nil)
     private let acceptLoop = PosixLock<Task<Void, Never>?>(nil)
 
     public init() {}
+
+    /// The address the server listens on; nil before it started.
+    public var address: (ip: String, port: Int)? { boundAddress.withLock { $0 } }
 
     /// Listens on `host:port` (port 0 picks a free one) and returns the address bound, serving requests with the
     /// answer `makeAnswer` builds for that address: it runs before the first connection is accepted, and if it
@@ -27,24 +42,18 @@ public final class LocalHTTPServer: Sendable {
     public func start(
         host: String, port: Int, makeAnswer: (_ ip: String, _ port: Int) throws -> Answer
     ) async throws -> (ip: String, port: Int) {
-        let bound = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+        let bound = try await bootstrap()
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
                 }
             }
-        listener.withLock { $0 = bound.channel }
         let address: (ip: String, port: Int)
         let answer: Answer
         do {
-            guard let local = bound.channel.localAddress, let ip = local.ipAddress, let boundPort = local.port else {
-                throw LocalHTTPServerError.noLocalAddress
-            }
-            address = (ip, boundPort)
-            answer = try makeAnswer(ip, boundPort)
+            address = try listening(on: bound.channel)
+            answer = try makeAnswer(address.ip, address.port)
         } catch {
             await shutdown()
             throw error
@@ -68,6 +77,22 @@ public final class LocalHTTPServer: Sendable {
         try await start(host: host, port: port) { _, _ in answer }
     }
 
+    /// Listens on `host:port` (port 0 picks a free one), answers each request with `answer` on the event loop, and
+    /// returns the address bound. It blocks until the socket is bound: call it from synchronous code.
+    public func start(
+        host: String, port: Int, answeringOnEventLoop answer: @escaping EventLoopAnswer
+    ) throws -> (ip: String, port: Int) {
+        try listen(host: host, port: port) { EventLoopAnswerHandler(answer: answer) }.wait()
+    }
+
+    /// Listens on `host:port` (port 0 picks a free one), serves each connection with the handler `connectionHandler`
+    /// makes for it, and returns the address bound.
+    public func start(
+        host: String, port: Int, connectionHandler: @escaping ConnectionHandler
+    ) async throws -> (ip: String, port: Int) {
+        try await listen(host: host, port: port, connectionHandler: connectionHandler).get()
+    }
+
     /// Stops listening, closes every connection, waits for their tasks and then for the event loop to end.
     public func shutdown() async {
         let channel = listener.withLock { channel in defer { channel = nil }; return channel }
@@ -76,6 +101,44 @@ public final class LocalHTTPServer: Sendable {
         loop?.cancel()
         await loop?.value
         try? await group.shutdownGracefully()
+    }
+
+    /// The response head for `reply` to `request`, with `Content-Length`.
+    static func head(of reply: any LocalHTTPAnswer, to request: HTTPRequestHead) -> HTTPResponseHead {
+        var headers = HTTPHeaders(reply.headers)
+        headers.add(name: "Content-Length", value: String(reply.body.count))
+        return HTTPResponseHead(version: request.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
+    }
+
+    private func bootstrap() -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+    }
+
+    private func listen(
+        host: String, port: Int, connectionHandler: @escaping ConnectionHandler
+    ) -> EventLoopFuture<(ip: String, port: Int)> {
+        bootstrap()
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(connectionHandler())
+                }
+            }
+            .bind(host: host, port: port)
+            .flatMapThrowing { channel in try self.listening(on: channel) }
+    }
+
+    /// Records `channel` as the listener and returns its address; closes it when it has none.
+    private func listening(on channel: any Channel) throws(LocalHTTPServerError) -> (ip: String, port: Int) {
+        guard let local = channel.localAddress, let ip = local.ipAddress, let port = local.port else {
+            channel.close(promise: nil)
+            throw .noLocalAddress
+        }
+        listener.withLock { $0 = channel }
+        boundAddress.withLock { $0 = (ip, port) }
+        return (ip, port)
     }
 
     private static func serve(
@@ -95,10 +158,7 @@ public final class LocalHTTPServer: Sendable {
                     guard let request = head else { continue }
                     head = nil
                     let reply = await answer(request, Array(body.readableBytesView))
-                    var headers = HTTPHeaders(reply.headers)
-                    headers.add(name: "Content-Length", value: String(reply.body.count))
-                    let status = HTTPResponseStatus(statusCode: reply.status)
-                    try await outbound.write(.head(HTTPResponseHead(version: request.version, status: status, headers: headers)))
+                    try await outbound.write(.head(Self.head(of: reply, to: request)))
                     try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: reply.body))))
                     try await outbound.write(.end(nil))
                 }

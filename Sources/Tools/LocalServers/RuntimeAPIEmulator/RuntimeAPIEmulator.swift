@@ -1,7 +1,4 @@
 import Basics
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 
 /// A local Runtime API (2018-06-01) for one function, over HTTP on 127.0.0.1.
 ///
@@ -14,8 +11,7 @@ public final class RuntimeAPIEmulator: Sendable {
 
     public let function: FunctionIdentity
     private let broker = InvocationBroker()
-    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private let server = PosixLock<(any Channel)?>(nil)
+    private let server = LocalHTTPServer()
     private let isShutDown = PosixLock(false)
 
     public init(function: FunctionIdentity = FunctionIdentity()) {
@@ -27,29 +23,17 @@ public final class RuntimeAPIEmulator: Sendable {
     public func start(host: String = "127.0.0.1", port: Int = 0) async throws -> String {
         let broker = self.broker
         let function = self.function
-        let channel = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(
-                        RuntimeAPIHandler(broker: broker, function: function, responseLimit: Self.responseLimit))
-                }
-            }
-            .bind(host: host, port: port)
-            .get()
-        server.withLock { $0 = channel }
-        return try address
+        let bound = try await server.start(
+            host: host, port: port,
+            connectionHandler: { RuntimeAPIHandler(broker: broker, function: function, responseLimit: Self.responseLimit) })
+        return "\(bound.ip):\(bound.port)"
     }
 
     /// `host:port` of the running server.
     public var address: String {
         get throws {
-            guard let local = server.withLock({ $0?.localAddress }), let ip = local.ipAddress, let port = local.port else {
-                throw RuntimeAPIEmulatorError.notStarted
-            }
-            return "\(ip):\(port)"
+            guard let bound = server.address else { throw RuntimeAPIEmulatorError.notStarted }
+            return "\(bound.ip):\(bound.port)"
         }
     }
 
@@ -102,9 +86,7 @@ public final class RuntimeAPIEmulator: Sendable {
     public func shutdown() async throws {
         guard isShutDown.withLock({ wasShutDown in defer { wasShutDown = true }; return !wasShutDown }) else { return }
         broker.abandonAll()
-        let channel = server.withLock { $0 }
-        try? await channel?.close()
-        try await group.shutdownGracefully()
+        await server.shutdown()
     }
 }
 
