@@ -44,9 +44,8 @@ let package = Package(
         ),
         .target(name: "LosslessJSON"),
         .target(name: "Basics", dependencies: ["LosslessJSON"]),
-        .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
-        .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Basics"]),
+        .target(name: "ChallengeFlows", dependencies: ["LosslessJSON", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
@@ -59,13 +58,13 @@ let package = Package(
         .target(
             name: "CognitoTriggers",
             dependencies: [
-                "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
+                "Basics", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
                 "CaptchaVerification", "ChallengeStateStore", "Passkeys", "LambdaRuntime", "PasskeyRegistrationAPI",
             ]
         ),
         .target(
             name: "CognitoChallengeTesting",
-            dependencies: ["ChallengeFlows", "CognitoEvents", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON", "COpenSSL"]
+            dependencies: ["ChallengeFlows", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON", "COpenSSL"]
         ),
         .executableTarget(
             name: "bootstrap",
@@ -85,7 +84,7 @@ let package = Package(
         .target(
             name: "Invoker",
             dependencies: [
-                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LocalServers", "LosslessJSON", "Basics",
+                "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LocalServers", "LosslessJSON", "Basics",
                 "CaptchaVerification", "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -95,7 +94,7 @@ let package = Package(
         .target(
             name: "LocalUserPool",
             dependencies: [
-                "Invoker", "CognitoSRP", "COpenSSL", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "LocalServers",
+                "Invoker", "CognitoSRP", "COpenSSL", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON", "LocalServers",
                 "PasskeyRegistrationAPI",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -118,7 +117,7 @@ let package = Package(
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
         .testTarget(name: "SettingsTests", dependencies: ["Basics"]),
-        .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
+        .testTarget(name: "CognitoEventsTests", dependencies: ["ChallengeFlows", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["Basics", "ChallengeCrypto"]),
         .testTarget(name: "MagicLinkTokenTests", dependencies: ["ChallengeCrypto"]),
         .testTarget(
@@ -129,12 +128,12 @@ let package = Package(
         .testTarget(name: "CognitoTokensTests", dependencies: ["Basics", "LocalUserPool", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
             name: "ChallengeFlowsTests",
-            dependencies: ["Basics", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
+            dependencies: ["Basics", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
         ),
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
-                "Basics", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
+                "Basics", "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
                 "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification", "Passkeys",
                 "PasskeyRegistrationAPI", "ChallengeCrypto",
             ]
@@ -143,7 +142,7 @@ let package = Package(
             name: "PasskeyChallengeTests",
             dependencies: [
                 "Passkeys", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
-                "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
+                "ChallengeStateStore", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
             ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "LocalServers", "LosslessJSON", "echo-bootstrap"]),
@@ -156,7 +155,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "LocalServers", "CognitoEvents", "ChallengeFlows"],
+            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "LocalServers", "ChallengeFlows"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AWSClientTests", dependencies: ["Basics", "AWSClient", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
@@ -181,7 +180,7 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "InvokerTests", dependencies: ["Basics", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            name: "InvokerTests", dependencies: ["Basics", "Invoker", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "WebAuthnTests",
@@ -200,7 +199,7 @@ let package = Package(
 /// their assembly), the development tools, and the testing kit.
 let sourceLayers: KeyValuePairs<String, [String]> = [
     "Function/Core": [
-        "LosslessJSON", "Basics", "CognitoEvents", "ChallengeCrypto", "ChallengeFlows", "Passkeys",
+        "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows", "Passkeys",
     ],
     "Function/Effects": [
         "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSClient", "MessageDelivery", "ChallengeStateStore",

@@ -31,6 +31,7 @@ let package = Package(
         fuzzTarget(
             "fuzz-trigger",
             [
+                .product(name: "ChallengeFlows", package: "cognito-challenge-runtime"),
                 .product(name: "CognitoTriggers", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
             ]),

@@ -1,7 +1,6 @@
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoChallengeTesting
-import CognitoEvents
 import CognitoTriggers
 import LosslessJSON
 import Passkeys

@@ -3,7 +3,6 @@ import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoChallengeTesting
-import CognitoEvents
 import CognitoTriggers
 import Invoker
 import LosslessJSON

@@ -2,7 +2,6 @@ import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoChallengeTesting
-import CognitoEvents
 import CognitoTriggers
 import Foundation
 import LosslessJSON
