@@ -22,8 +22,6 @@ let package = Package(
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
         .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
-        // For the fuzz package in Tests/Fuzz.
-        .library(name: "Passkeys", targets: ["Passkeys"]),
         .library(name: "ChallengeStateStore", targets: ["ChallengeStateStore"]),
     ],
     dependencies: [
@@ -45,21 +43,20 @@ let package = Package(
         .target(name: "LosslessJSON"),
         .target(name: "Basics", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
-        .target(name: "ChallengeFlows", dependencies: ["LosslessJSON", "ChallengeCrypto", "Basics"]),
+        .target(name: "ChallengeFlows", dependencies: ["COpenSSL", "LosslessJSON", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
         .target(name: "AWSClient", dependencies: ["ChallengeCrypto", "Basics", "CurlHTTP", "LosslessJSON"]),
         .target(name: "MessageDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSClient", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "Passkeys", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON", "ChallengeFlows"]),
         .target(name: "CaptchaVerification", dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["Basics", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "ChallengeFlows"]),
-        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeFlows", "ChallengeStateStore", "Passkeys"]),
+        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeFlows", "ChallengeStateStore"]),
         .target(
             name: "CognitoTriggers",
             dependencies: [
                 "Basics", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
-                "CaptchaVerification", "ChallengeStateStore", "Passkeys", "LambdaRuntime", "PasskeyRegistrationAPI",
+                "CaptchaVerification", "ChallengeStateStore", "LambdaRuntime", "PasskeyRegistrationAPI",
             ]
         ),
         .target(
@@ -134,14 +131,14 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: [
                 "Basics", "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification", "Passkeys",
+                "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification",
                 "PasskeyRegistrationAPI", "ChallengeCrypto",
             ]
         ),
         .testTarget(
             name: "PasskeyChallengeTests",
             dependencies: [
-                "Passkeys", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
+                "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
                 "ChallengeStateStore", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
             ]
         ),
@@ -175,7 +172,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
-                "PasskeyRegistrationAPI", "Passkeys", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
+                "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
                 "Basics",
             ]
         ),
@@ -184,7 +181,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["Passkeys", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
+            dependencies: ["ChallengeFlows", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(
@@ -199,7 +196,7 @@ let package = Package(
 /// their assembly), the development tools, and the testing kit.
 let sourceLayers: KeyValuePairs<String, [String]> = [
     "Function/Core": [
-        "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows", "Passkeys",
+        "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows",
     ],
     "Function/Effects": [
         "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSClient", "MessageDelivery", "ChallengeStateStore",

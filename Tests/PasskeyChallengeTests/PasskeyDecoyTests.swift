@@ -3,7 +3,6 @@ import ChallengeFlows
 import CognitoChallengeTesting
 import CognitoTriggers
 import LosslessJSON
-import Passkeys
 import Testing
 
 /// Create's answer must not tell whether a user exists or has passkeys.

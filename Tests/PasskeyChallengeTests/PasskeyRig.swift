@@ -6,7 +6,6 @@ import CognitoChallengeTesting
 import CognitoTriggers
 import Invoker
 import LosslessJSON
-import Passkeys
 import TestSupport
 import Testing
 

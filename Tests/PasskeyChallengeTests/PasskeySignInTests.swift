@@ -5,7 +5,6 @@ import CognitoChallengeTesting
 import CognitoTriggers
 import Foundation
 import LosslessJSON
-import Passkeys
 import Testing
 
 /// The passkey step through the real trigger handler, a memory store and a software authenticator, with the real
