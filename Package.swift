@@ -70,18 +70,9 @@ let package = Package(
             linkerSettings: [.unsafeFlags(bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
         ),
         .target(
-            name: "LocalServers",
-            dependencies: [
-                "Basics",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
-        ),
-        .target(
             name: "Invoker",
             dependencies: [
-                "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LocalServers", "LosslessJSON", "Basics",
+                "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "Basics",
                 "CaptchaVerification", "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -91,7 +82,7 @@ let package = Package(
         .target(
             name: "LocalUserPool",
             dependencies: [
-                "Invoker", "CognitoSRP", "COpenSSL", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON", "LocalServers",
+                "Invoker", "CognitoSRP", "COpenSSL", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON",
                 "PasskeyRegistrationAPI",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -100,13 +91,13 @@ let package = Package(
         .executableTarget(
             name: "cognito-local",
             dependencies: [
-                "Invoker", "LocalUserPool", "LocalServers", "Basics",
+                "Invoker", "LocalUserPool", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["Invoker", "LocalServers", "MessageDelivery", "LosslessJSON", "Basics"],
+            dependencies: ["Invoker", "MessageDelivery", "LosslessJSON", "Basics"],
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
@@ -142,17 +133,17 @@ let package = Package(
                 "ChallengeStateStore", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
             ]
         ),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "LocalServers", "LosslessJSON", "echo-bootstrap"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "Invoker", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
             dependencies: [
-                "bootstrap", "LocalServers", "AWSClient", "MessageDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
+                "bootstrap", "AWSClient", "MessageDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
                 "CognitoChallengeTesting",
             ]
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "LocalServers", "ChallengeFlows"],
+            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "ChallengeFlows"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AWSClientTests", dependencies: ["Basics", "AWSClient", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
@@ -204,7 +195,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [
-        "LocalServers", "Invoker", "CognitoSRP", "LocalUserPool", "cognito-local", "runtime-benchmark", "echo-bootstrap",
+        "Invoker", "CognitoSRP", "LocalUserPool", "cognito-local", "runtime-benchmark", "echo-bootstrap",
     ],
     "TestingKit": ["CognitoChallengeTesting"],
 ]
