@@ -25,8 +25,6 @@ let package = Package(
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
         .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
-        // For the fuzz package in Tests/Fuzz.
-        .library(name: "Passkeys", targets: ["Passkeys"]),
         .library(name: "ChallengeStateStore", targets: ["ChallengeStateStore"]),
     ],
     dependencies: [
@@ -47,28 +45,26 @@ let package = Package(
         ),
         .target(name: "LosslessJSON"),
         .target(name: "Basics", dependencies: ["LosslessJSON"]),
-        .target(name: "CognitoEvents", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
-        .target(name: "ChallengeFlows", dependencies: ["CognitoEvents", "ChallengeCrypto", "Basics"]),
+        .target(name: "ChallengeFlows", dependencies: ["COpenSSL", "LosslessJSON", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
         .target(name: "AWSClient", dependencies: ["ChallengeCrypto", "Basics", "CurlHTTP", "LosslessJSON"]),
         .target(name: "MessageDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSClient", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "Passkeys", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON", "ChallengeFlows"]),
         .target(name: "CaptchaVerification", dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["Basics", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "ChallengeFlows"]),
-        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeFlows", "ChallengeStateStore", "Passkeys"]),
+        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeFlows", "ChallengeStateStore"]),
         .target(
             name: "CognitoTriggers",
             dependencies: [
-                "Basics", "CognitoEvents", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
-                "CaptchaVerification", "ChallengeStateStore", "Passkeys", "LambdaRuntime", "PasskeyRegistrationAPI",
+                "Basics", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
+                "CaptchaVerification", "ChallengeStateStore", "LambdaRuntime", "PasskeyRegistrationAPI",
             ]
         ),
         .target(
             name: "CognitoChallengeTesting",
-            dependencies: ["ChallengeFlows", "CognitoEvents", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON", "COpenSSL"]
+            dependencies: ["ChallengeFlows", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON", "COpenSSL"]
         ),
         .executableTarget(
             name: "bootstrap",
@@ -77,26 +73,19 @@ let package = Package(
             linkerSettings: [.unsafeFlags(leanRuntimeLink + bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
         ),
         .target(
-            name: "LocalServers",
-            dependencies: [
-                "Basics",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
-        ),
-        .target(
             name: "Invoker",
             dependencies: [
-                "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LocalServers", "LosslessJSON", "Basics",
+                "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "Basics",
                 "CaptchaVerification", "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .target(
             name: "LocalUserPool",
             dependencies: [
-                "Invoker", "CognitoSRP", "COpenSSL", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "LocalServers",
+                "Invoker", "CognitoSRP", "COpenSSL", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON",
                 "PasskeyRegistrationAPI",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -105,13 +94,13 @@ let package = Package(
         .executableTarget(
             name: "cognito-local",
             dependencies: [
-                "Invoker", "LocalUserPool", "LocalServers", "Basics",
+                "Invoker", "LocalUserPool", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["Invoker", "LocalServers", "MessageDelivery", "LosslessJSON", "Basics"],
+            dependencies: ["Invoker", "MessageDelivery", "LosslessJSON", "Basics"],
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
@@ -124,7 +113,7 @@ let package = Package(
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
         .testTarget(name: "SettingsTests", dependencies: ["Basics"]),
-        .testTarget(name: "CognitoEventsTests", dependencies: ["CognitoEvents", "LosslessJSON"]),
+        .testTarget(name: "CognitoEventsTests", dependencies: ["ChallengeFlows", "LosslessJSON"]),
         .testTarget(name: "ChallengeCryptoTests", dependencies: ["Basics", "ChallengeCrypto"]),
         .testTarget(name: "MagicLinkTokenTests", dependencies: ["ChallengeCrypto"]),
         .testTarget(
@@ -135,34 +124,34 @@ let package = Package(
         .testTarget(name: "CognitoTokensTests", dependencies: ["Basics", "LocalUserPool", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
             name: "ChallengeFlowsTests",
-            dependencies: ["Basics", "ChallengeFlows", "CognitoEvents", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
+            dependencies: ["Basics", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
         ),
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
-                "Basics", "CognitoTriggers", "CognitoEvents", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification", "Passkeys",
+                "Basics", "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
+                "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification",
                 "PasskeyRegistrationAPI", "ChallengeCrypto",
             ]
         ),
         .testTarget(
             name: "PasskeyChallengeTests",
             dependencies: [
-                "Passkeys", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
-                "ChallengeStateStore", "CognitoEvents", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
+                "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
+                "ChallengeStateStore", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
             ]
         ),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "LocalServers", "LosslessJSON", "echo-bootstrap"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "Invoker", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
             dependencies: [
-                "bootstrap", "LocalServers", "AWSClient", "MessageDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
+                "bootstrap", "AWSClient", "MessageDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
                 "CognitoChallengeTesting",
             ]
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "LocalServers", "CognitoEvents", "ChallengeFlows"],
+            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "ChallengeFlows"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AWSClientTests", dependencies: ["Basics", "AWSClient", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
@@ -182,16 +171,16 @@ let package = Package(
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
-                "PasskeyRegistrationAPI", "Passkeys", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
+                "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
                 "Basics",
             ]
         ),
         .testTarget(
-            name: "InvokerTests", dependencies: ["Basics", "Invoker", "CognitoEvents", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            name: "InvokerTests", dependencies: ["Basics", "Invoker", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["Passkeys", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
+            dependencies: ["ChallengeFlows", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(
@@ -206,7 +195,7 @@ let package = Package(
 /// their assembly), the development tools, and the testing kit.
 let sourceLayers: KeyValuePairs<String, [String]> = [
     "Function/Core": [
-        "LosslessJSON", "Basics", "CognitoEvents", "ChallengeCrypto", "ChallengeFlows", "Passkeys",
+        "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows",
     ],
     "Function/Effects": [
         "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSClient", "MessageDelivery", "ChallengeStateStore",
@@ -214,7 +203,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [
-        "LocalServers", "Invoker", "CognitoSRP", "LocalUserPool", "cognito-local", "runtime-benchmark", "echo-bootstrap",
+        "Invoker", "CognitoSRP", "LocalUserPool", "cognito-local", "runtime-benchmark", "echo-bootstrap",
     ],
     "TestingKit": ["CognitoChallengeTesting"],
 ]

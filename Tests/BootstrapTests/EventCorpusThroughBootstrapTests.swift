@@ -1,6 +1,5 @@
 import Foundation
 import Invoker
-import LocalServers
 import LosslessJSON
 import MessageDelivery
 import TestSupport

@@ -1,5 +1,5 @@
 import Foundation
-import LocalServers
+import Invoker
 import LosslessJSON
 import MessageDelivery
 import TestSupport

@@ -1,6 +1,6 @@
 import CognitoChallengeTesting
 import Foundation
-import LocalServers
+import Invoker
 import LosslessJSON
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
 import AWSClient
 import CurlHTTP
 import Foundation
-import LocalServers
+import Invoker
 import LosslessJSON
 import TestSupport
 import Testing

@@ -1,8 +1,8 @@
 import Foundation
 import CurlHTTP
+import Invoker
 import MessageDelivery
 import LosslessJSON
-import LocalServers
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import CurlHTTP
 import Foundation
-import LocalServers
+import Invoker
 import LosslessJSON
 import TestSupport
 import Testing

@@ -1,6 +1,5 @@
 import ChallengeCrypto
 import ChallengeFlows
-import CognitoEvents
 import Testing
 
 @Suite("Create: the challenge, the code to send, and nothing that gives the answer away")

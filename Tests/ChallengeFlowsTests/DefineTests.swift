@@ -1,5 +1,4 @@
 import ChallengeFlows
-import CognitoEvents
 import Testing
 
 @Suite("Define: the next step from the session alone")

@@ -1,7 +1,6 @@
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoChallengeTesting
-import CognitoEvents
 import LosslessJSON
 
 /// The fixed world the flow tests run in: one clock reading, one secret, one user, one CAPTCHA catalog.

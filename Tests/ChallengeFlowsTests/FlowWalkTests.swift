@@ -1,6 +1,5 @@
 import ChallengeFlows
 import CognitoChallengeTesting
-import CognitoEvents
 import Testing
 
 @Suite("Whole sign-ins through the engine, driven the way Cognito drives the triggers")

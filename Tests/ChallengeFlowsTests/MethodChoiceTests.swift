@@ -1,5 +1,4 @@
 import ChallengeFlows
-import CognitoEvents
 import Testing
 
 @Suite("Flows with a choice ('|'): a METHOD_CHOICE challenge, then the chosen step")

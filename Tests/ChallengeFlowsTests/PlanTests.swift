@@ -1,6 +1,5 @@
 import ChallengeCrypto
 import ChallengeFlows
-import CognitoEvents
 import Testing
 
 /// The plans the pure core makes of a Create and a Verify once the limits decided: what the function then carries out.

@@ -1,7 +1,6 @@
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoChallengeTesting
-import CognitoEvents
 import Testing
 
 @Suite("Secrets stay secret: the hash key, codes and answers")

@@ -1,6 +1,5 @@
 import ChallengeCrypto
 import ChallengeFlows
-import CognitoEvents
 import Testing
 
 @Suite("Verify: keyed hashes compared in constant time")

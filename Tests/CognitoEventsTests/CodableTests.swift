@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 import Foundation
 import LosslessJSON
 import Testing

@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 import LosslessJSON
 import Testing
 

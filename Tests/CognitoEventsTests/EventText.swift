@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 import LosslessJSON
 
 /// Builds compact event texts the way Cognito writes them, with the parts a test varies spelled out.

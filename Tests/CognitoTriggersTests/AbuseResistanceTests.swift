@@ -1,7 +1,6 @@
 import Invoker
 import ChallengeFlows
 import ChallengeStateStore
-import CognitoEvents
 import CognitoTriggers
 import Foundation
 import LosslessJSON

@@ -1,6 +1,5 @@
 import ChallengeFlows
 import ChallengeStateStore
-import CognitoEvents
 import CognitoTriggers
 import Invoker
 import Testing

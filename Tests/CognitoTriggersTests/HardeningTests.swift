@@ -1,7 +1,6 @@
 import Basics
 import Invoker
 import ChallengeFlows
-import CognitoEvents
 import CognitoTriggers
 import MessageDelivery
 import Foundation

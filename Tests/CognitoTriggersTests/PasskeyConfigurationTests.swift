@@ -1,7 +1,6 @@
 import ChallengeFlows
 import CognitoTriggers
 import Invoker
-import Passkeys
 import Testing
 
 @Suite struct PasskeyConfigurationTests {

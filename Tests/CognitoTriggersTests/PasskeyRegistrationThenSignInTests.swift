@@ -1,6 +1,6 @@
+import ChallengeFlows
 import ChallengeStateStore
 import CognitoChallengeTesting
-import CognitoEvents
 import CognitoTriggers
 import Foundation
 import Invoker

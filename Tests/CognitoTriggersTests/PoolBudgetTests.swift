@@ -1,5 +1,4 @@
 import ChallengeFlows
-import CognitoEvents
 import CognitoTriggers
 import Foundation
 import Testing

@@ -31,6 +31,7 @@ let package = Package(
         fuzzTarget(
             "fuzz-trigger",
             [
+                .product(name: "ChallengeFlows", package: "cognito-challenge-runtime"),
                 .product(name: "CognitoTriggers", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
             ]),
@@ -45,7 +46,7 @@ let package = Package(
         fuzzTarget(
             "fuzz-webauthn",
             [
-                .product(name: "Passkeys", package: "cognito-challenge-runtime"),
+                .product(name: "ChallengeFlows", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
             ]),
         fuzzTarget(
@@ -53,7 +54,7 @@ let package = Package(
             [
                 .product(name: "PasskeyRegistrationAPI", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeStateStore", package: "cognito-challenge-runtime"),
-                .product(name: "Passkeys", package: "cognito-challenge-runtime"),
+                .product(name: "ChallengeFlows", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
             ]),

@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 import Invoker
 import LosslessJSON
 import Testing

@@ -1,6 +1,5 @@
 import Basics
 import ChallengeFlows
-import CognitoEvents
 import Foundation
 import Invoker
 import LosslessJSON

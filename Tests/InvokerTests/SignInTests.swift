@@ -1,5 +1,4 @@
 import ChallengeFlows
-import CognitoEvents
 import Foundation
 import Invoker
 import LosslessJSON

@@ -1,6 +1,6 @@
 import Foundation
+import Invoker
 import LambdaRuntime
-import LocalServers
 import Basics
 import Testing
 

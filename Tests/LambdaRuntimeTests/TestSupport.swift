@@ -1,6 +1,6 @@
 import Foundation
+import Invoker
 import LambdaRuntime
-import LocalServers
 import Basics
 
 /// Runs `body`, giving up (and cancelling it) after `limit`; nil when time ran out.

@@ -1,6 +1,5 @@
 import ChallengeFlows
 import CognitoChallengeTesting
-import CognitoEvents
 import CognitoTriggers
 import LosslessJSON
 import Testing

@@ -1,10 +1,8 @@
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoChallengeTesting
-import CognitoEvents
 import CognitoTriggers
 import LosslessJSON
-import Passkeys
 import Testing
 
 /// Create's answer must not tell whether a user exists or has passkeys.

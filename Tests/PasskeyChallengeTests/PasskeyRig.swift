@@ -3,11 +3,9 @@ import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoChallengeTesting
-import CognitoEvents
 import CognitoTriggers
 import Invoker
 import LosslessJSON
-import Passkeys
 import TestSupport
 import Testing
 

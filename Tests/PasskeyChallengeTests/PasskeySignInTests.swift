@@ -2,11 +2,9 @@ import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoChallengeTesting
-import CognitoEvents
 import CognitoTriggers
 import Foundation
 import LosslessJSON
-import Passkeys
 import Testing
 
 /// The passkey step through the real trigger handler, a memory store and a software authenticator, with the real

@@ -5,7 +5,6 @@ import ChallengeStateStore
 import CognitoChallengeTesting
 import LosslessJSON
 import PasskeyRegistrationAPI
-import Passkeys
 import Testing
 
 /// Registrations made by a software authenticator and checked by the real verifier, then listed, renamed and

@@ -4,7 +4,6 @@ import ChallengeFlows
 import ChallengeStateStore
 import LosslessJSON
 import PasskeyRegistrationAPI
-import Passkeys
 
 /// The values the API tests share.
 enum Fixture {

@@ -1,5 +1,5 @@
 import Foundation
-import LocalServers
+import Invoker
 
 #if canImport(Glibc)
 import Glibc

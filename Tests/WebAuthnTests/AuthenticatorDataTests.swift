@@ -1,6 +1,6 @@
 import ChallengeCrypto
+@testable import ChallengeFlows
 @testable import CognitoChallengeTesting
-@testable import Passkeys
 import Testing
 
 @Suite struct AuthenticatorDataTests {

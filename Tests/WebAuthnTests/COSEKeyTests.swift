@@ -1,5 +1,5 @@
+@testable import ChallengeFlows
 @testable import CognitoChallengeTesting
-@testable import Passkeys
 import Testing
 
 @Suite struct COSEKeyTests {

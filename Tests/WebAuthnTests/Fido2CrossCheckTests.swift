@@ -1,8 +1,8 @@
 import ChallengeCrypto
+import ChallengeFlows
 import CognitoChallengeTesting
 import Foundation
 import LosslessJSON
-import Passkeys
 import TestSupport
 import Testing
 

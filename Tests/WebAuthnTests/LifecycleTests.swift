@@ -1,7 +1,7 @@
 import ChallengeCrypto
+@testable import ChallengeFlows
 import CognitoChallengeTesting
 import LosslessJSON
-@testable import Passkeys
 import Testing
 
 /// A passkey's life against SoftwareAuthenticator, through the options JSON a relying party sends: registration under

@@ -1,5 +1,5 @@
 @testable import CognitoChallengeTesting
-@testable import Passkeys
+@testable import ChallengeFlows
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
+@testable import ChallengeFlows
 import LosslessJSON
-@testable import Passkeys
 import Testing
 
 @Suite struct StorageTests {

@@ -1,6 +1,5 @@
 import ChallengeCrypto
 import ChallengeFlows
-import CognitoEvents
 import CognitoTriggers
 
 /// Drives a flow the way Cognito drives the three triggers, so that steps (built-in or your own) can be tested as

@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 import LosslessJSON
 
 /// Trigger requests as Cognito sends them, built through the same JSON decoding as real events.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Invoker
-import LocalServers
 import LocalUserPool
 
 struct Pool: AsyncParsableCommand {

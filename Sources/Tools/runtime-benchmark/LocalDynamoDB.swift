@@ -1,5 +1,5 @@
 import Foundation
-import LocalServers
+import Invoker
 
 /// moto's DynamoDB on 127.0.0.1 with the state table, for the bootstrap's figures with `STATE_STORE=dynamodb`, behind
 /// a ``CountingProxy`` that counts the bootstrap's connections and requests (its round trips to the store).

@@ -1,6 +1,5 @@
 import Foundation
 import Invoker
-import LocalServers
 
 /// Runs one runtime against a fresh Runtime API emulator and measures it.
 struct Runner {

@@ -1,7 +1,7 @@
 import ChallengeCrypto
+import ChallengeFlows
 @testable import CognitoChallengeTesting
 import LosslessJSON
-import Passkeys
 
 /// Flag bytes for authenticator data.
 enum Flag {

@@ -1,5 +1,4 @@
 import ChallengeFlows
-import CognitoEvents
 import LambdaRuntime
 import LosslessJSON
 import PasskeyRegistrationAPI

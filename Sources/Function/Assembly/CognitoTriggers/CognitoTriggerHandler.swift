@@ -2,7 +2,6 @@ import Basics
 import CaptchaVerification
 import ChallengeFlows
 import ChallengeStateStore
-import CognitoEvents
 import LosslessJSON
 import MessageDelivery
 

@@ -1,7 +1,6 @@
 import Basics
 import ChallengeCrypto
 import ChallengeFlows
-import Passkeys
 
 extension TriggerConfiguration {
     /// The variables ``passkeySettings(in:)`` reads.

@@ -5,7 +5,6 @@ import ChallengeFlows
 import ChallengeStateStore
 import LosslessJSON
 import MessageDelivery
-import Passkeys
 
 /// Everything the triggers need, read once from the environment at start-up.
 public struct TriggerConfiguration: Sendable {

@@ -1,6 +1,5 @@
 import ChallengeFlows
 import ChallengeStateStore
-import CognitoEvents
 import LosslessJSON
 
 /// Serves one Define, Create and Verify during init, before the first `GET /next`, and throws the answers away.

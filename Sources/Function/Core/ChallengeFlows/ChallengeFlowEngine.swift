@@ -1,5 +1,4 @@
 import ChallengeCrypto
-import CognitoEvents
 
 /// The Define, Create and Verify decisions for one configured sign-in flow.
 ///

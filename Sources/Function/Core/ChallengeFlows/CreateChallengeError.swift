@@ -1,5 +1,3 @@
-import CognitoEvents
-
 /// Why Create could not build a challenge.
 public enum CreateChallengeError: Error, Sendable, Equatable, CustomStringConvertible {
     case notACustomChallenge(ChallengeName)

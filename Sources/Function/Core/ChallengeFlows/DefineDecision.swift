@@ -1,5 +1,3 @@
-import CognitoEvents
-
 /// What Define decided.
 public enum DefineDecision: Sendable, Equatable, CustomStringConvertible {
     case present(ChallengeName)

@@ -1,5 +1,3 @@
-import CognitoEvents
-
 /// Where a sign-in stands, derived from Cognito's session list alone.
 public enum FlowProgress: Sendable, Equatable {
     /// SRP_A is done; Cognito's PASSWORD_VERIFIER comes next.

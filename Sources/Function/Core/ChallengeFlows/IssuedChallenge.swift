@@ -1,5 +1,3 @@
-import CognitoEvents
-
 /// A challenge Create built, and the code to send for it, if any. Its description never shows the code.
 public struct IssuedChallenge: Sendable, Equatable, CustomStringConvertible {
     public let kind: ChallengeKind

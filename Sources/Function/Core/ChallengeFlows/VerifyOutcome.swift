@@ -1,5 +1,3 @@
-import CognitoEvents
-
 /// What Verify found.
 public enum VerifyOutcome: Sendable, Equatable, CustomStringConvertible {
     case correct

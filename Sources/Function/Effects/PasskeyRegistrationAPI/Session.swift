@@ -2,7 +2,6 @@ import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
 import LosslessJSON
-import Passkeys
 
 /// One request's work on the caller's records.
 struct Session {

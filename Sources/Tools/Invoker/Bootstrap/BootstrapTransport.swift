@@ -1,5 +1,4 @@
 import Foundation
-import LocalServers
 import LosslessJSON
 
 /// How to run a bootstrap the way Lambda would.

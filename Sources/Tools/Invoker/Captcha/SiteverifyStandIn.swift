@@ -1,6 +1,5 @@
 import CaptchaVerification
 import Foundation
-import LocalServers
 import LosslessJSON
 import NIOHTTP1
 

@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 import LosslessJSON
 
 /// Who signs in, as the trigger events describe them.

@@ -1,6 +1,5 @@
 import MessageDelivery
 import ChallengeFlows
-import CognitoEvents
 import LosslessJSON
 import Basics
 

@@ -1,5 +1,5 @@
 import Basics
-import CognitoEvents
+import ChallengeFlows
 import Foundation
 import LosslessJSON
 import MessageDelivery

@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 import LosslessJSON
 
 /// `cognito-local invoke`: one event file through a transport; the response to standard output, the account of

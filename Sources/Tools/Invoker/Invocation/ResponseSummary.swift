@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 
 /// Describes what a response event decided, read from the response alone: the summary for functions whose own
 /// account is not visible (a bootstrap process).

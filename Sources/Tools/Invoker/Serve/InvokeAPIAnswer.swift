@@ -1,4 +1,3 @@
-import LocalServers
 import LosslessJSON
 
 /// What the Lambda Invoke API (`POST /2015-03-31/functions/{name}/invocations`) answers for one request, as the

@@ -1,4 +1,3 @@
-import LocalServers
 import NIOHTTP1
 
 /// A local Lambda Invoke API in front of a transport, compatible with the Runtime Interface Emulator: `curl` and

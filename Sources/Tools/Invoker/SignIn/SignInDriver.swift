@@ -1,5 +1,4 @@
 import ChallengeFlows
-import CognitoEvents
 import LosslessJSON
 
 /// Who signs in, how, and where the local services are.

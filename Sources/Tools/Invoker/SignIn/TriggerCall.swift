@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 import LosslessJSON
 
 /// Why Cognito would end a sign-in at one trigger invocation.

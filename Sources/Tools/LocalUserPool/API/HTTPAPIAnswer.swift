@@ -1,5 +1,5 @@
 import Foundation
-import LocalServers
+import Invoker
 import LosslessJSON
 
 /// One answer of the local HTTP API: the function's payload 2.0 response, or API Gateway's own `{"message": …}`.

@@ -1,5 +1,5 @@
 import Foundation
-import LocalServers
+import Invoker
 import NIOHTTP1
 
 /// The local stand-in for the API Gateway HTTP API in front of the function (the passkey routes), on a port of its

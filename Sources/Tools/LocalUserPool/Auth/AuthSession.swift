@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 import CognitoSRP
 import Invoker
 

@@ -1,4 +1,4 @@
-import CognitoEvents
+import ChallengeFlows
 import Invoker
 import LosslessJSON
 
@@ -90,7 +90,7 @@ extension LocalUserPool {
     ///   Cognito passes to Create (and Verify) but never to Define; nil in InitiateAuth, whose `ClientMetadata`
     ///   reaches none of the three (DESIGN.md §7).
     func advance(_ session: AuthSession, clientMetadata: [String: String]?) async throws(PoolError) -> JSONValue {
-        let decision: DefineDecision
+        let decision: Invoker.DefineDecision
         do {
             decision = try await triggers.define(session.identity, session: session.entries)
         } catch {

@@ -1,5 +1,5 @@
 import ChallengeCrypto
-import CognitoEvents
+import ChallengeFlows
 import CognitoSRP
 import LosslessJSON
 

@@ -1,4 +1,4 @@
-import LocalServers
+import Invoker
 import LosslessJSON
 import NIOHTTP1
 

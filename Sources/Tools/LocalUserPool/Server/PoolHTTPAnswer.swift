@@ -1,5 +1,5 @@
 import Foundation
-import LocalServers
+import Invoker
 import LosslessJSON
 
 /// One HTTP answer of the pool endpoint, in the Cognito JSON protocol's shape.

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-import CognitoEvents
+import ChallengeFlows
 import CognitoTriggers
 import LosslessJSON
 

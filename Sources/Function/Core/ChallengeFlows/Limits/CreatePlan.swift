@@ -1,5 +1,3 @@
-import CognitoEvents
-
 /// What a Create comes to, decided by the pure core from the challenge the engine built and what the limits across
 /// sign-ins decided from the user's record (``SendDecision``): the challenge to answer with, the message to deliver
 /// or the delivery to imitate, how the invocation ends and the line for the log. The function carries it out:

@@ -1,5 +1,4 @@
 import ChallengeCrypto
-import ChallengeFlows
 
 /// Sign-in with a passkey (`passkey`, kind `PASSKEY`): WebAuthn authentication (§7.2) with user verification, so a
 /// passkey alone proves who the user is (`CHALLENGE_FLOW=passkey`), or follows the password (`srp+passkey`).

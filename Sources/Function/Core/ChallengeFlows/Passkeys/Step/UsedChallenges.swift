@@ -1,5 +1,4 @@
 import ChallengeCrypto
-import ChallengeFlows
 
 /// The challenges a user answered that have not expired yet, kept in the user's record so that none is accepted
 /// twice: `expiresAt:marker` entries separated by spaces, where the marker is the start of the seal's keyed hash

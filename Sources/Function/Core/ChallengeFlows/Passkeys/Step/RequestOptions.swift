@@ -1,5 +1,4 @@
 import ChallengeCrypto
-import ChallengeFlows
 import LosslessJSON
 
 /// A `PublicKeyCredentialRequestOptionsJSON` (WebAuthn L3 §5.5), written as browsers take it.
