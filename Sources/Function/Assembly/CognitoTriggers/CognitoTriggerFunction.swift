@@ -82,7 +82,7 @@ public struct CognitoTriggerFunction: LambdaHandler {
                     passkeyAPI: PasskeyRegistrationAPI(
                         settings: configuration.passkeys, store: store, recordKey: configuration.recordKey,
                         clock: SystemClock.unixSeconds))
-                WarmUp.run(configuration: configuration)
+                WarmUp.run(configuration: configuration, metrics: function.metrics)
                 return function
             } catch {
                 throw FunctionError(errorType: "Runtime.InvalidConfiguration", description: "\(error)")

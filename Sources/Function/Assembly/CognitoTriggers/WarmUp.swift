@@ -2,7 +2,9 @@ import ChallengeFlows
 import ChallengeStateStore
 import LosslessJSON
 
-/// Serves one Define, Create and Verify during init, before the first `GET /next`, and throws the answers away.
+/// Serves one Define, Create and Verify during init, before the first `GET /next`, the way the function serves an
+/// event (read straight from its bytes, answered, its response written and its metric line made), and throws the
+/// answers and lines away.
 ///
 /// The first real invocation would otherwise pay for what Swift and OpenSSL do once per process: instantiating
 /// generic type metadata and looking up protocol conformances, faulting in the code of every path, fetching the
@@ -12,15 +14,15 @@ import LosslessJSON
 /// asked for. Whatever the flow makes of the events — an SRP step that Create refuses — is fine: only the work
 /// matters.
 enum WarmUp {
-    static func run(configuration: TriggerConfiguration) {
+    static func run(configuration: TriggerConfiguration, metrics: SignInMetrics?) {
         guard
             let handler = try? CognitoTriggerHandler(
                 configuration: configuration, delivery: DiscardedDelivery(), stateStore: MemoryStateStore())
         else { return }
-        _ = try? handler.handle(event(trigger: "DefineAuthChallenge_Authentication")).responseBytes
-        let created = try? handler.handle(
-            event(trigger: "CreateAuthChallenge_Authentication", request: ["challengeName": "CUSTOM_CHALLENGE"]))
-        _ = created?.responseBytes
+        serve(event(trigger: "DefineAuthChallenge_Authentication"), handler: handler, metrics: metrics)
+        let created = serve(
+            event(trigger: "CreateAuthChallenge_Authentication", request: ["challengeName": "CUSTOM_CHALLENGE"]),
+            handler: handler, metrics: metrics)
         guard configuration.captchaProvider == nil, case .create(let create)? = created?.event,
             let sealed = create.response.privateChallengeParameters
         else { return }
@@ -30,7 +32,18 @@ enum WarmUp {
                 "privateChallengeParameters": .object(JSONObject(sealed.map { ($0.key, .string($0.value)) })),
                 "challengeAnswer": "000000",
             ])
-        _ = try? handler.handle(verify).responseBytes
+        serve(verify, handler: handler, metrics: metrics)
+    }
+
+    /// Serves `bytes` as ``CognitoTriggerFunction/handle(_:context:)`` serves a trigger event, writing nothing.
+    @discardableResult
+    private static func serve(_ bytes: [UInt8], handler: CognitoTriggerHandler, metrics: SignInMetrics?) -> TriggerResult? {
+        guard let event = AuthChallengeEvent(readingDirectly: bytes) else { return nil }
+        var facts = TriggerFacts()
+        let result = try? handler.handle(event, facts: &facts)
+        _ = result?.responseBytes
+        _ = metrics?.line(for: facts, initDuration: .zero, timestamp: 0)
+        return result
     }
 
     /// The bytes of a Cognito event for a made-up user with a verified address, at the start of a sign-in.
