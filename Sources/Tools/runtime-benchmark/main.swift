@@ -1,7 +1,9 @@
 import Foundation
 
 // runtime-benchmark: the runtime loop against a minimal C loop on libcurl (the floor), on one core.
-//   for product in bootstrap echo-bootstrap runtime-benchmark; do swift build -c release --static-swift-stdlib --product $product; done
+//   for product in bootstrap echo-bootstrap runtime-benchmark; do
+//       swift build -c release --static-swift-stdlib --disable-local-rpath --product $product
+//   done
 //   .build/release/runtime-benchmark [--invocations N] [--rounds R]
 // (Product by product: a release build of the whole package stops at TestSupport, which imports Testing.)
 // The floor is runtime-floor.c beside this file, compiled at every run with the system C compiler as a user would
