@@ -149,9 +149,17 @@ libc_versions=$(dpkg-query -W -f='${Version}\n' libc6 libc6-dev | sort -u)
     || die "libc6 and libc6-dev differ (${libc_versions//$'\n'/, }): the static libm must come from the glibc the zip ships"
 mkdir -p "$static_libs"
 ln -sfn "$libstdcxx_archive" "$static_libs/libstdc++.a"
-gcc -O2 -fPIC -Wall -Wextra -Werror -c "$deploy_dir/static-libm-glue.c" -o "$static_libs/static-libm-glue.o"
-rm -f "$static_libs/libstatic-libm-glue.a"
-ar rcs "$static_libs/libstatic-libm-glue.a" "$static_libs/static-libm-glue.o"
+# The stand-in for the Swift runtime's lookup of Unicode character names, whose tables no code of the bootstrap reads
+# (Deploy/unicode-names-stub.c): linked in below with --wrap.
+# Compiled only when the source changed, so that an unchanged glue does not make the bootstrap link again (below).
+for glue in static-libm-glue unicode-names-stub; do
+    [[ $static_libs/$glue.o -nt $deploy_dir/$glue.c ]] \
+        || gcc -O2 -fPIC -Wall -Wextra -Werror -c "$deploy_dir/$glue.c" -o "$static_libs/$glue.o"
+done
+if [[ ! $static_libs/libstatic-libm-glue.a -nt $static_libs/static-libm-glue.o ]]; then
+    rm -f "$static_libs/libstatic-libm-glue.a"
+    ar rcs "$static_libs/libstatic-libm-glue.a" "$static_libs/static-libm-glue.o"
+fi
 echo "INPUT(-l:libm.a -lstatic-libm-glue)" >"$static_libs/libm.so"
 
 # (b) the release build. The interpreter and DT_RPATH point into the unpacked zip; --disable-new-dtags
@@ -163,6 +171,8 @@ echo "INPUT(-l:libm.a -lstatic-libm-glue)" >"$static_libs/libm.so"
 # --no-export-dynamic undoes the -export-dynamic of Swift's static-stdlib link: it exports every Swift
 # symbol (200 KB of .dynsym and .dynstr) for the Swift backtracer, which the zip does not ship, and
 # nothing resolves the executable's own symbols at run time.
+# --wrap=_swift_stdlib_getScalarName puts Deploy/unicode-names-stub.c in place of the one function that reads
+# Unicode's character name tables, and so leaves 0.52 MiB of tables out of the binary.
 log "swift build -c release --product $product in ${package_dir#"$repo_dir"/} (scratch path ${scratch#"$repo_dir"/})"
 # --disable-build-manifest-caching: SwiftPM otherwise reuses the build description of an earlier run, with the C
 # flags it read from the .pc files then (a scratch path first built against libssl-dev's headers kept compiling
@@ -178,6 +188,7 @@ build_args=(
     -Xlinker --disable-new-dtags
     -Xlinker -z -Xlinker pack-relative-relocs
     -Xlinker --no-export-dynamic
+    -Xlinker --wrap=_swift_stdlib_getScalarName -Xlinker "$static_libs/unicode-names-stub.o"
 )
 # Clang's module cache does not key modules on include paths: a COpenSSL module built from other headers would be
 # reused while its files are unchanged. Drop the cache whenever the C flags or the OpenSSL headers change.
@@ -188,9 +199,10 @@ if [[ -d $scratch && ( ! -f $c_flags_stamp || $(<"$c_flags_stamp") != "$c_flags"
     rm -rf "$scratch"/*/release/ModuleCache "$c_flags_stamp"
 fi
 binary=$(cd "$package_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}" --show-bin-path)/$product
-# SwiftPM does not track the static archives it links: when build-libcurl.sh or build-openssl.sh has
-# rebuilt one since the last link, remove the old bootstrap so that it is linked again.
-for archive in "$libcurl_work"/static-lib/*.a; do
+# SwiftPM does not track the static archives and objects it links: when build-libcurl.sh or build-openssl.sh has
+# rebuilt one since the last link, or a glue above was compiled again, remove the old bootstrap so that it is linked
+# again.
+for archive in "$libcurl_work"/static-lib/*.a "$static_libs"/*.o "$static_libs"/*.a; do
     if [[ -f $binary && $(realpath "$archive") -nt $binary ]]; then
         log "$(basename "$archive") is newer than the last linked bootstrap: linking again"
         rm -f "$binary"
