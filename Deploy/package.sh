@@ -172,7 +172,7 @@ echo "INPUT(-l:libm.a -lstatic-libm-glue)" >"$static_libs/libm.so"
 # symbol (200 KB of .dynsym and .dynstr) for the Swift backtracer, which the zip does not ship, and
 # nothing resolves the executable's own symbols at run time.
 # --wrap=_swift_stdlib_getScalarName puts Deploy/unicode-names-stub.c in place of the one function that reads
-# Unicode's character name tables, and so leaves 0.52 MiB of tables out of the binary.
+# Unicode's character name tables, and so leaves 0.53 MiB out of the binary.
 log "swift build -c release --product $product in ${package_dir#"$repo_dir"/} (scratch path ${scratch#"$repo_dir"/})"
 # --disable-build-manifest-caching: SwiftPM otherwise reuses the build description of an earlier run, with the C
 # flags it read from the .pc files then (a scratch path first built against libssl-dev's headers kept compiling
