@@ -149,10 +149,10 @@ libc_versions=$(dpkg-query -W -f='${Version}\n' libc6 libc6-dev | sort -u)
     || die "libc6 and libc6-dev differ (${libc_versions//$'\n'/, }): the static libm must come from the glibc the zip ships"
 mkdir -p "$static_libs"
 ln -sfn "$libstdcxx_archive" "$static_libs/libstdc++.a"
-# The stand-in for the Swift runtime's lookup of Unicode character names, whose tables no code of the bootstrap reads
-# (Deploy/unicode-names-stub.c): linked in below with --wrap.
+# The stand-ins for the Swift runtime's lookup of Unicode character names and for libstdc++'s C++ demangler, which
+# the bootstrap never needs (Deploy/runtime-stand-ins.c): linked in below with --wrap.
 # Compiled only when the source changed, so that an unchanged glue does not make the bootstrap link again (below).
-for glue in static-libm-glue unicode-names-stub; do
+for glue in static-libm-glue runtime-stand-ins; do
     [[ $static_libs/$glue.o -nt $deploy_dir/$glue.c ]] \
         || gcc -O2 -fPIC -Wall -Wextra -Werror -c "$deploy_dir/$glue.c" -o "$static_libs/$glue.o"
 done
@@ -171,8 +171,8 @@ echo "INPUT(-l:libm.a -lstatic-libm-glue)" >"$static_libs/libm.so"
 # --no-export-dynamic undoes the -export-dynamic of Swift's static-stdlib link: it exports every Swift
 # symbol (200 KB of .dynsym and .dynstr) for the Swift backtracer, which the zip does not ship, and
 # nothing resolves the executable's own symbols at run time.
-# --wrap=_swift_stdlib_getScalarName puts Deploy/unicode-names-stub.c in place of the one function that reads
-# Unicode's character name tables, and so leaves 0.53 MiB out of the binary.
+# The two --wrap put Deploy/runtime-stand-ins.c in place of the one function that reads Unicode's character name
+# tables and of the C++ demangler, and so leave 0.57 MiB out of the binary.
 log "swift build -c release --product $product in ${package_dir#"$repo_dir"/} (scratch path ${scratch#"$repo_dir"/})"
 # --disable-build-manifest-caching: SwiftPM otherwise reuses the build description of an earlier run, with the C
 # flags it read from the .pc files then (a scratch path first built against libssl-dev's headers kept compiling
@@ -188,7 +188,8 @@ build_args=(
     -Xlinker --disable-new-dtags
     -Xlinker -z -Xlinker pack-relative-relocs
     -Xlinker --no-export-dynamic
-    -Xlinker --wrap=_swift_stdlib_getScalarName -Xlinker "$static_libs/unicode-names-stub.o"
+    -Xlinker --wrap=_swift_stdlib_getScalarName -Xlinker --wrap=__cxa_demangle
+    -Xlinker "$static_libs/runtime-stand-ins.o"
 )
 # Clang's module cache does not key modules on include paths: a COpenSSL module built from other headers would be
 # reused while its files are unchanged. Drop the cache whenever the C flags or the OpenSSL headers change.
