@@ -5,7 +5,7 @@
 #   bootstrap                 the stripped executable Lambda execs; its ELF interpreter is
 #                             /var/task/lib/ld-linux-x86-64.so.2 and its DT_RPATH is /var/task/lib
 #   lib/ld-linux-x86-64.so.2  the C library's loader, and beside it every shared library the binary
-#   lib/*.so.*                needs (glibc's libc and libm), taken from this machine
+#   lib/*.so.*                needs (glibc's libc), taken from this machine
 #   captcha-catalog.json      the CAPTCHA catalog: Deploy/captcha-catalog.json, or FILE given with
 #                             --captcha-catalog (the template's default CAPTCHA_CATALOG points here)
 #   licenses/                 the copyright and licence notices of what the zip ships or links:
@@ -22,7 +22,8 @@
 # libcurl and OpenSSL are linked statically (Deploy/build-libcurl.sh builds the libcurl, and before it
 # Deploy/build-openssl.sh a trimmed OpenSSL from Debian's source), so the zip carries no libcurl, libssl
 # or libcrypto; so are libstdc++ and libgcc, of which the Swift runtime uses a few kilobytes (their
-# shared libraries would add 0.8 MB to the zip).
+# shared libraries would add 0.8 MB to the zip), and glibc's libm (libm.so.6 added 0.44 MiB to the zip, its
+# functions linked in add 0.09 MiB; Deploy/static-libm-glue.c says what that takes and why it is sound here).
 # The Swift code compiles against the headers of the OpenSSL it links, not the installed libssl-dev's (which can
 # be an older version than the source apt still offers): package.sh fails when libcrypto.pc does not point at
 # them, when they and the linked libcrypto.a differ, or when the build's dependency files or clang modules name
@@ -133,23 +134,45 @@ if [[ -n $system_headers && $system_headers != "$openssl_headers" ]]; then
     log "note: the installed libssl-dev's headers are '$system_headers', the OpenSSL linked is '$openssl_headers'; the build must use the latter's"
 fi
 
-# libstdc++ as a static archive (build-libcurl.sh installed the compilers): a directory holding only
-# libstdc++.a, searched before the system's, makes the -lstdc++ of Swift's static-stdlib link take it.
-static_cxx=$deploy_dir/work/static-cxx
+# libstdc++ and libm as static archives (build-libcurl.sh installed the compilers), from a directory searched before
+# the system's: its libstdc++.a makes the -lstdc++ of Swift's static-stdlib link take the archive, and its libm.so,
+# a linker script, makes the -lm take glibc's libm.a with the glue that archive needs in a dynamically linked
+# program (Deploy/static-libm-glue.c). That glue takes a GLIBC_PRIVATE symbol from libc.so.6, which is sound only
+# with the libc.so.6 of the very glibc whose libm.a is linked: the zip ships this machine's, so the two Debian
+# packages must be of one version.
+static_libs=$deploy_dir/work/static-libs
 libstdcxx_archive=$(gcc -print-file-name=libstdc++.a)
 [[ -f $libstdcxx_archive ]] || die "libstdc++.a not found (gcc -print-file-name); install libstdc++-12-dev"
-mkdir -p "$static_cxx"
-ln -sfn "$libstdcxx_archive" "$static_cxx/libstdc++.a"
+[[ -f $(gcc -print-file-name=libm.a) ]] || die "libm.a not found (gcc -print-file-name); install libc6-dev"
+libc_versions=$(dpkg-query -W -f='${Version}\n' libc6 libc6-dev | sort -u)
+[[ $(wc -l <<<"$libc_versions") == 1 ]] \
+    || die "libc6 and libc6-dev differ (${libc_versions//$'\n'/, }): the static libm must come from the glibc the zip ships"
+mkdir -p "$static_libs"
+ln -sfn "$libstdcxx_archive" "$static_libs/libstdc++.a"
+# The stand-ins for the Swift runtime's lookup of Unicode character names and for libstdc++'s C++ demangler, which
+# the bootstrap never needs (Deploy/runtime-stand-ins.c): linked in below with --wrap.
+# Compiled only when the source changed, so that an unchanged glue does not make the bootstrap link again (below).
+for glue in static-libm-glue runtime-stand-ins; do
+    [[ $static_libs/$glue.o -nt $deploy_dir/$glue.c ]] \
+        || gcc -O2 -fPIC -Wall -Wextra -Werror -c "$deploy_dir/$glue.c" -o "$static_libs/$glue.o"
+done
+if [[ ! $static_libs/libstatic-libm-glue.a -nt $static_libs/static-libm-glue.o ]]; then
+    rm -f "$static_libs/libstatic-libm-glue.a"
+    ar rcs "$static_libs/libstatic-libm-glue.a" "$static_libs/static-libm-glue.o"
+fi
+echo "INPUT(-l:libm.a -lstatic-libm-glue)" >"$static_libs/libm.so"
 
 # (b) the release build. The interpreter and DT_RPATH point into the unpacked zip; --disable-new-dtags
 # writes DT_RPATH rather than DT_RUNPATH: DT_RPATH also serves the libraries' own dependencies and is
 # searched before LD_LIBRARY_PATH, which Lambda sets to directories holding Amazon Linux's glibc.
 # lld with packed relative relocations (DT_RELR, which the shipped glibc >= 2.36 reads) leaves out
 # about 1 MB of relocation records that the loader would otherwise read at every cold start.
-# -static-libgcc and the libstdc++.a directory link the C++ runtime in rather than shipping it.
+# -static-libgcc and the directory of static archives link the C++ runtime and libm in rather than shipping them.
 # --no-export-dynamic undoes the -export-dynamic of Swift's static-stdlib link: it exports every Swift
 # symbol (200 KB of .dynsym and .dynstr) for the Swift backtracer, which the zip does not ship, and
 # nothing resolves the executable's own symbols at run time.
+# The two --wrap put Deploy/runtime-stand-ins.c in place of the one function that reads Unicode's character name
+# tables and of the C++ demangler, and so leave 0.57 MiB out of the binary.
 log "swift build -c release --product $product in ${package_dir#"$repo_dir"/} (scratch path ${scratch#"$repo_dir"/})"
 # --disable-build-manifest-caching: SwiftPM otherwise reuses the build description of an earlier run, with the C
 # flags it read from the .pc files then (a scratch path first built against libssl-dev's headers kept compiling
@@ -159,12 +182,14 @@ build_args=(
     --static-swift-stdlib --disable-local-rpath
     -Xswiftc -use-ld=lld
     -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
-    -Xlinker "-L$static_cxx"
+    -Xlinker "-L$static_libs"
     -Xlinker "--dynamic-linker=$task_lib/$loader"
     -Xlinker "-rpath=$task_lib"
     -Xlinker --disable-new-dtags
     -Xlinker -z -Xlinker pack-relative-relocs
     -Xlinker --no-export-dynamic
+    -Xlinker --wrap=_swift_stdlib_getScalarName -Xlinker --wrap=__cxa_demangle
+    -Xlinker "$static_libs/runtime-stand-ins.o"
 )
 # Clang's module cache does not key modules on include paths: a COpenSSL module built from other headers would be
 # reused while its files are unchanged. Drop the cache whenever the C flags or the OpenSSL headers change.
@@ -175,9 +200,10 @@ if [[ -d $scratch && ( ! -f $c_flags_stamp || $(<"$c_flags_stamp") != "$c_flags"
     rm -rf "$scratch"/*/release/ModuleCache "$c_flags_stamp"
 fi
 binary=$(cd "$package_dir" && PKG_CONFIG_PATH=$pkg_config_path swift build "${build_args[@]}" --show-bin-path)/$product
-# SwiftPM does not track the static archives it links: when build-libcurl.sh or build-openssl.sh has
-# rebuilt one since the last link, remove the old bootstrap so that it is linked again.
-for archive in "$libcurl_work"/static-lib/*.a; do
+# SwiftPM does not track the static archives and objects it links: when build-libcurl.sh or build-openssl.sh has
+# rebuilt one since the last link, or a glue above was compiled again, remove the old bootstrap so that it is linked
+# again.
+for archive in "$libcurl_work"/static-lib/*.a "$static_libs"/*.o "$static_libs"/*.a; do
     if [[ -f $binary && $(realpath "$archive") -nt $binary ]]; then
         log "$(basename "$archive") is newer than the last linked bootstrap: linking again"
         rm -f "$binary"
@@ -217,8 +243,8 @@ strip --strip-all -o "$stage/bootstrap" "$binary"
 # own line starts with the interpreter path.
 resolved=$("$host_loader" --list "$stage/bootstrap") || die "$host_loader --list failed:"$'\n'"$resolved"
 if grep -q 'not found' <<<"$resolved"; then die "unresolved libraries:"$'\n'"$resolved"; fi
-if grep -qE 'lib(curl|ssl|crypto|stdc\+\+|gcc_s)\.so' <<<"$resolved"; then
-    die "the binary links a shared libcurl, OpenSSL, libstdc++ or libgcc_s; the static link did not take:"$'\n'"$resolved"
+if grep -qE 'lib(curl|ssl|crypto|stdc\+\+|gcc_s|m)\.so' <<<"$resolved"; then
+    die "the binary links a shared libcurl, OpenSSL, libstdc++, libgcc_s or libm; the static link did not take:"$'\n'"$resolved"
 fi
 while read -r name arrow path _; do
     [[ $arrow == '=>' ]] || continue # linux-vdso.so.1 is part of the kernel
