@@ -222,14 +222,10 @@ for target in package.targets where target.type != .test && target.path == nil {
 /// nothing is exported dynamically (`--no-export-dynamic` undoes the `-export-dynamic` of Swift's static-stdlib link,
 /// there for the Swift backtracer's symbol names); and relative relocations are packed (DT_RELR) when this machine's
 /// glibc reads them (2.36 and later), instead of about 1 MB of records the loader reads at every start. Together about
-/// 1.5 MiB less resident memory (docs/benchmark.md). Identical functions are folded where no address is compared
-/// (`--icf=safe`: only those of objects that list the addresses they take, the C++ parts of the Swift runtime; Swift
-/// objects list none, and `--icf=all` would also merge C functions, whose distinct addresses C promises and OpenSSL and
-/// curl may rely on).
+/// 1.5 MiB less resident memory (docs/benchmark.md).
 var leanRuntimeLink: [String] {
     let staticLibstdcxx = String(#filePath.dropLast("Package.swift".count)) + "Sources/Function/Assembly/bootstrap/static-libstdc++"
-    var flags = ["-use-ld=lld", "-Xclang-linker", "-static-libgcc", "-L", staticLibstdcxx, "-Xlinker", "--no-export-dynamic",
-                 "-Xlinker", "--icf=safe"]
+    var flags = ["-use-ld=lld", "-Xclang-linker", "-static-libgcc", "-L", staticLibstdcxx, "-Xlinker", "--no-export-dynamic"]
     if glibcReadsPackedRelocations { flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] }
     return flags
 }
