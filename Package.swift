@@ -24,7 +24,6 @@ let package = Package(
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
-        .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
         .library(name: "ChallengeStateStore", targets: ["ChallengeStateStore"]),
     ],
     dependencies: [
@@ -54,12 +53,11 @@ let package = Package(
         .target(name: "MessageDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSClient", "CurlHTTP", "LosslessJSON"]),
         .target(name: "CaptchaVerification", dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
         .target(name: "ChallengeStateStore", dependencies: ["Basics", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "ChallengeFlows"]),
-        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeFlows", "ChallengeStateStore"]),
         .target(
             name: "CognitoTriggers",
             dependencies: [
                 "Basics", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
-                "CaptchaVerification", "ChallengeStateStore", "LambdaRuntime", "PasskeyRegistrationAPI",
+                "CaptchaVerification", "ChallengeStateStore", "LambdaRuntime",
             ]
         ),
         .target(
@@ -76,7 +74,7 @@ let package = Package(
             name: "Invoker",
             dependencies: [
                 "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "Basics",
-                "CaptchaVerification", "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeCrypto",
+                "CaptchaVerification", "CognitoChallengeTesting", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -85,8 +83,7 @@ let package = Package(
         .target(
             name: "LocalUserPool",
             dependencies: [
-                "Invoker", "CognitoSRP", "COpenSSL", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON",
-                "PasskeyRegistrationAPI",
+                "Invoker", "CognitoSRP", "COpenSSL", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON", "CognitoTriggers",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Page")]
@@ -130,8 +127,7 @@ let package = Package(
             name: "CognitoTriggersTests",
             dependencies: [
                 "Basics", "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification",
-                "PasskeyRegistrationAPI", "ChallengeCrypto",
+                "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification", "ChallengeCrypto",
             ]
         ),
         .testTarget(
@@ -171,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
-                "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
+                "CognitoTriggers", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
                 "Basics",
             ]
         ),
@@ -199,7 +195,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
     ],
     "Function/Effects": [
         "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSClient", "MessageDelivery", "ChallengeStateStore",
-        "CaptchaVerification", "PasskeyRegistrationAPI",
+        "CaptchaVerification",
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [

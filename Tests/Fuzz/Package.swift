@@ -52,7 +52,7 @@ let package = Package(
         fuzzTarget(
             "fuzz-http-api",
             [
-                .product(name: "PasskeyRegistrationAPI", package: "cognito-challenge-runtime"),
+                .product(name: "CognitoTriggers", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeStateStore", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeFlows", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),

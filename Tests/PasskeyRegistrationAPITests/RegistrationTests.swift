@@ -3,8 +3,8 @@ import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
 import CognitoChallengeTesting
+import CognitoTriggers
 import LosslessJSON
-import PasskeyRegistrationAPI
 import Testing
 
 /// Registrations made by a software authenticator and checked by the real verifier, then listed, renamed and

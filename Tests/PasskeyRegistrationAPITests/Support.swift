@@ -2,8 +2,8 @@ import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import ChallengeStateStore
+import CognitoTriggers
 import LosslessJSON
-import PasskeyRegistrationAPI
 
 /// The values the API tests share.
 enum Fixture {
