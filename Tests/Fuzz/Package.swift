@@ -35,7 +35,7 @@ let package = Package(
                 .product(name: "CognitoTriggers", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
             ]),
-        fuzzTarget("fuzz-sigv4", [.product(name: "AWSClient", package: "cognito-challenge-runtime")]),
+        fuzzTarget("fuzz-sigv4", [.product(name: "ServiceClients", package: "cognito-challenge-runtime")]),
         fuzzTarget(
             "fuzz-runtime-headers",
             [
@@ -53,7 +53,7 @@ let package = Package(
             "fuzz-http-api",
             [
                 .product(name: "CognitoTriggers", package: "cognito-challenge-runtime"),
-                .product(name: "ChallengeStateStore", package: "cognito-challenge-runtime"),
+                .product(name: "ServiceClients", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeFlows", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),

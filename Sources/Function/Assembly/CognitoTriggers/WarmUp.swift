@@ -1,6 +1,6 @@
 import ChallengeFlows
-import ChallengeStateStore
 import LosslessJSON
+import ServiceClients
 
 /// Serves one Define, Create and Verify during init, before the first `GET /next`, and throws the answers away.
 ///
