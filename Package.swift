@@ -16,7 +16,7 @@ let package = Package(
         .library(name: "CognitoTriggers", targets: ["CognitoTriggers"]),
         // For the fuzz package in Tests/Fuzz, which depends on this one by path and sees only products.
         .library(name: "LosslessJSON", targets: ["LosslessJSON"]),
-        .library(name: "AWSClient", targets: ["AWSClient"]),
+        .library(name: "ServiceClients", targets: ["ServiceClients"]),
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
         .library(name: "CognitoChallengeTesting", targets: ["CognitoChallengeTesting"]),
@@ -24,8 +24,6 @@ let package = Package(
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
-        .library(name: "PasskeyRegistrationAPI", targets: ["PasskeyRegistrationAPI"]),
-        .library(name: "ChallengeStateStore", targets: ["ChallengeStateStore"]),
     ],
     dependencies: [
         // Invoker only: command-line parsing and the local Runtime API server.
@@ -50,16 +48,11 @@ let package = Package(
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
-        .target(name: "AWSClient", dependencies: ["ChallengeCrypto", "Basics", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "MessageDelivery", dependencies: ["Basics", "ChallengeFlows", "AWSClient", "CurlHTTP", "LosslessJSON"]),
-        .target(name: "CaptchaVerification", dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "ChallengeCrypto"]),
-        .target(name: "ChallengeStateStore", dependencies: ["Basics", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "ChallengeFlows"]),
-        .target(name: "PasskeyRegistrationAPI", dependencies: ["LosslessJSON", "ChallengeCrypto", "ChallengeFlows", "ChallengeStateStore"]),
+        .target(name: "ServiceClients", dependencies: ["Basics", "ChallengeFlows", "ChallengeCrypto", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
             dependencies: [
-                "Basics", "ChallengeFlows", "ChallengeCrypto", "MessageDelivery", "LosslessJSON", "AWSClient",
-                "CaptchaVerification", "ChallengeStateStore", "LambdaRuntime", "PasskeyRegistrationAPI",
+                "Basics", "ChallengeFlows", "ChallengeCrypto", "ServiceClients", "LosslessJSON", "LambdaRuntime",
             ]
         ),
         .target(
@@ -75,8 +68,8 @@ let package = Package(
         .target(
             name: "Invoker",
             dependencies: [
-                "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "Basics",
-                "CaptchaVerification", "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeCrypto",
+                "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON", "Basics",
+                "CognitoChallengeTesting", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -85,8 +78,7 @@ let package = Package(
         .target(
             name: "LocalUserPool",
             dependencies: [
-                "Invoker", "CognitoSRP", "COpenSSL", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON",
-                "PasskeyRegistrationAPI",
+                "Invoker", "CognitoSRP", "COpenSSL", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON", "CognitoTriggers",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Page")]
@@ -100,7 +92,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["Invoker", "MessageDelivery", "LosslessJSON", "Basics"],
+            dependencies: ["Invoker", "ServiceClients", "LosslessJSON", "Basics"],
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
@@ -129,23 +121,22 @@ let package = Package(
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
-                "Basics", "CognitoTriggers", "ChallengeFlows", "MessageDelivery", "LosslessJSON", "ChallengeStateStore",
-                "CognitoChallengeTesting", "TestSupport", "Invoker", "CaptchaVerification",
-                "PasskeyRegistrationAPI", "ChallengeCrypto",
+                "Basics", "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON",
+                "CognitoChallengeTesting", "TestSupport", "Invoker", "ChallengeCrypto",
             ]
         ),
         .testTarget(
             name: "PasskeyChallengeTests",
             dependencies: [
                 "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
-                "ChallengeStateStore", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
+                "ServiceClients", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
             ]
         ),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "Invoker", "LosslessJSON", "echo-bootstrap"]),
         .testTarget(
             name: "BootstrapTests",
             dependencies: [
-                "bootstrap", "AWSClient", "MessageDelivery", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
+                "bootstrap", "ServiceClients", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
                 "CognitoChallengeTesting",
             ]
         ),
@@ -154,24 +145,24 @@ let package = Package(
             dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "ChallengeFlows"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "AWSClientTests", dependencies: ["Basics", "AWSClient", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
+        .testTarget(name: "AWSClientTests", dependencies: ["Basics", "ServiceClients", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "MessageDeliveryTests",
-            dependencies: ["Basics", "MessageDelivery", "AWSClient", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            dependencies: ["Basics", "ServiceClients", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "CaptchaVerificationTests",
-            dependencies: ["Basics", "CaptchaVerification", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
+            dependencies: ["Basics", "ServiceClients", "ChallengeCrypto", "CurlHTTP", "LosslessJSON", "TestSupport"],
             exclude: ["Support/siteverify_standin.py"]
         ),
         .testTarget(
             name: "ChallengeStateStoreTests",
-            dependencies: ["Basics", "ChallengeFlows", "ChallengeStateStore", "AWSClient", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
+            dependencies: ["Basics", "ChallengeFlows", "ServiceClients", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
-                "PasskeyRegistrationAPI", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeStateStore", "ChallengeCrypto", "LosslessJSON",
+                "CognitoTriggers", "CognitoChallengeTesting", "ChallengeFlows", "ServiceClients", "ChallengeCrypto", "LosslessJSON",
                 "Basics",
             ]
         ),
@@ -198,8 +189,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
         "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows",
     ],
     "Function/Effects": [
-        "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "AWSClient", "MessageDelivery", "ChallengeStateStore",
-        "CaptchaVerification", "PasskeyRegistrationAPI",
+        "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "ServiceClients",
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [

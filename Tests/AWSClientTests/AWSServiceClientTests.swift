@@ -1,7 +1,7 @@
-import AWSClient
 import CurlHTTP
-import Testing
+import ServiceClients
 import TestSupport
+import Testing
 
 /// The request pipeline every AWS caller shares, against a scripted server on 127.0.0.1 (or nothing at all): time
 /// budgets, the one retry, the kept connection. Time bounds are generous: they prove the budget holds, not how fast

@@ -1,7 +1,7 @@
 import Foundation
 import Invoker
 import LosslessJSON
-import MessageDelivery
+import ServiceClients
 import Testing
 
 /// The real `bootstrap` executable, run as a child process against the Runtime API emulator on 127.0.0.1.

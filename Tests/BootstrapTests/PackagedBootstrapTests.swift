@@ -1,7 +1,7 @@
 import Foundation
 import Invoker
 import LosslessJSON
-import MessageDelivery
+import ServiceClients
 import TestSupport
 import Testing
 

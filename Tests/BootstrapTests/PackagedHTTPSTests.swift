@@ -1,8 +1,8 @@
-import AWSClient
 import CurlHTTP
 import Foundation
 import Invoker
 import LosslessJSON
+import ServiceClients
 import TestSupport
 import Testing
 

@@ -1,8 +1,8 @@
-import Foundation
 import CurlHTTP
+import Foundation
 import Invoker
-import MessageDelivery
 import LosslessJSON
+import ServiceClients
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
-import CaptchaVerification
 import ChallengeCrypto
+import ServiceClients
 import Testing
 
 @Suite("Turnstile idempotency keys")

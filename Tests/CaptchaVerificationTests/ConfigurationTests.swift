@@ -1,6 +1,6 @@
 import Basics
-import CaptchaVerification
 import CurlHTTP
+import ServiceClients
 import Testing
 
 @Suite("CAPTCHA configuration from the environment")

@@ -1,4 +1,4 @@
-@testable import CaptchaVerification
+@testable import ServiceClients
 import Testing
 
 @Suite("form encoding")

@@ -1,4 +1,4 @@
-import CaptchaVerification
+import ServiceClients
 import TestSupport
 import Testing
 

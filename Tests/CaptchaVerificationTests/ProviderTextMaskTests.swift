@@ -1,4 +1,4 @@
-@testable import CaptchaVerification
+@testable import ServiceClients
 import Testing
 
 @Suite("masking what the provider echoes")

@@ -1,6 +1,6 @@
-import CaptchaVerification
-import Testing
+import ServiceClients
 import TestSupport
+import Testing
 
 /// Answers that are not answers, or none at all: each a rejection, within the time budget.
 @Suite("siteverify failures, for each provider")

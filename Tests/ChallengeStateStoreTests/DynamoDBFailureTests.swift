@@ -1,7 +1,6 @@
-import AWSClient
 import ChallengeFlows
-import ChallengeStateStore
 import CurlHTTP
+import ServiceClients
 import TestSupport
 import Testing
 

@@ -1,9 +1,8 @@
-import AWSClient
 import ChallengeFlows
-import ChallengeStateStore
 import CurlHTTP
 import Foundation
 import LosslessJSON
+import ServiceClients
 import TestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import ChallengeStateStore
+import ServiceClients
 import Testing
 
 @Suite("State keys")

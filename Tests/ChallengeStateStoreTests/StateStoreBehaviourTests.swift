@@ -1,7 +1,7 @@
 import Basics
 import ChallengeFlows
-import ChallengeStateStore
 import Foundation
+import ServiceClients
 import Synchronization
 import Testing
 

@@ -1,6 +1,5 @@
-import AWSClient
 import Basics
-import ChallengeStateStore
+import ServiceClients
 import Testing
 
 @Suite("State store configuration")

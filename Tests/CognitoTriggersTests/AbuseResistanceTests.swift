@@ -1,10 +1,10 @@
-import Invoker
+import Basics
 import ChallengeFlows
-import ChallengeStateStore
 import CognitoTriggers
 import Foundation
+import Invoker
 import LosslessJSON
-import Basics
+import ServiceClients
 import TestSupport
 import Testing
 

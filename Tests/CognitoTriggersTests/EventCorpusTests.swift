@@ -3,7 +3,6 @@ import CognitoTriggers
 import Foundation
 import Invoker
 import LosslessJSON
-import PasskeyRegistrationAPI
 import TestSupport
 import Testing
 

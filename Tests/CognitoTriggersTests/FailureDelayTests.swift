@@ -1,9 +1,9 @@
 import ChallengeFlows
-import ChallengeStateStore
 import CognitoTriggers
 import Invoker
-import Testing
+import ServiceClients
 import TestSupport
+import Testing
 
 /// Rising delays after wrong answers and a fresh small budget for a delivered code: what keeps someone who knows a
 /// user name from locking that user out with the failure budget.

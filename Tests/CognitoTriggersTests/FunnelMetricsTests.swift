@@ -1,9 +1,9 @@
-import Invoker
 import ChallengeFlows
-import ChallengeStateStore
 import CognitoTriggers
 import Foundation
+import Invoker
 import LosslessJSON
+import ServiceClients
 import TestSupport
 import Testing
 

@@ -1,10 +1,10 @@
 import Basics
-import Invoker
 import ChallengeFlows
 import CognitoTriggers
-import MessageDelivery
 import Foundation
+import Invoker
 import LosslessJSON
+import ServiceClients
 import TestSupport
 import Testing
 

@@ -1,10 +1,10 @@
-import Invoker
+import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
 import CognitoTriggers
 import Foundation
+import Invoker
 import LosslessJSON
-import ChallengeCrypto
+import ServiceClients
 import Synchronization
 import TestSupport
 import Testing

@@ -1,11 +1,10 @@
 import ChallengeFlows
-import ChallengeStateStore
 import CognitoChallengeTesting
 import CognitoTriggers
 import Foundation
 import Invoker
 import LosslessJSON
-import PasskeyRegistrationAPI
+import ServiceClients
 import TestSupport
 import Testing
 

@@ -1,9 +1,9 @@
-import Invoker
 import ChallengeFlows
-import ChallengeStateStore
 import CognitoTriggers
 import Foundation
+import Invoker
 import LosslessJSON
+import ServiceClients
 import Synchronization
 import TestSupport
 import Testing

@@ -35,7 +35,7 @@ let package = Package(
                 .product(name: "CognitoTriggers", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
             ]),
-        fuzzTarget("fuzz-sigv4", [.product(name: "AWSClient", package: "cognito-challenge-runtime")]),
+        fuzzTarget("fuzz-sigv4", [.product(name: "ServiceClients", package: "cognito-challenge-runtime")]),
         fuzzTarget(
             "fuzz-runtime-headers",
             [
@@ -52,8 +52,8 @@ let package = Package(
         fuzzTarget(
             "fuzz-http-api",
             [
-                .product(name: "PasskeyRegistrationAPI", package: "cognito-challenge-runtime"),
-                .product(name: "ChallengeStateStore", package: "cognito-challenge-runtime"),
+                .product(name: "CognitoTriggers", package: "cognito-challenge-runtime"),
+                .product(name: "ServiceClients", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeFlows", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),

@@ -1,7 +1,7 @@
-import CaptchaVerification
 import CurlHTTP
 import Invoker
 import LosslessJSON
+import ServiceClients
 import Testing
 
 /// The siteverify stand-in over HTTP, as the triggers call it: answered on its server's event loop.

@@ -1,11 +1,11 @@
 import Basics
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
 import CognitoChallengeTesting
 import CognitoTriggers
 import Invoker
 import LosslessJSON
+import ServiceClients
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
+import CognitoTriggers
 import LosslessJSON
-import PasskeyRegistrationAPI
 import Testing
 
 /// Payload format 2.0 events read as API Gateway sends them, and responses written as it takes them.

@@ -1,10 +1,10 @@
 import Basics
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
 import CognitoChallengeTesting
+import CognitoTriggers
 import LosslessJSON
-import PasskeyRegistrationAPI
+import ServiceClients
 import Testing
 
 /// Registrations made by a software authenticator and checked by the real verifier, then listed, renamed and

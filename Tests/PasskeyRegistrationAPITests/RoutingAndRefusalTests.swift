@@ -1,8 +1,8 @@
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
+import CognitoTriggers
 import LosslessJSON
-import PasskeyRegistrationAPI
+import ServiceClients
 import Testing
 
 /// Who may call, which routes exist, and the 4xx every kind of bad input gets: always a JSON message, never an error.

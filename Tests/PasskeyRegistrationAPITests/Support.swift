@@ -1,9 +1,9 @@
 import Basics
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
+import CognitoTriggers
 import LosslessJSON
-import PasskeyRegistrationAPI
+import ServiceClients
 
 /// The values the API tests share.
 enum Fixture {

@@ -1,7 +1,7 @@
 import Foundation
 import Invoker
 import LosslessJSON
-import MessageDelivery
+import ServiceClients
 
 /// A runtime to measure and the events it answers.
 struct Workload {

@@ -1,4 +1,4 @@
-import AWSClient
+import ServiceClients
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
-import AWSClient
 import Basics
 import CurlHTTP
+import ServiceClients
 import Testing
 
 @Suite("The GetParameter request")

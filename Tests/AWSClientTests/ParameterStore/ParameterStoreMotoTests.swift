@@ -1,7 +1,7 @@
-import AWSClient
 import Foundation
-import Testing
+import ServiceClients
 import TestSupport
+import Testing
 
 /// Reads against moto on 127.0.0.1, which checks every request's signature and the signing key's IAM policy.
 @Suite("Parameter Store against moto", .serialized, .requires(.motoServer, .boto3))

@@ -1,6 +1,6 @@
-import AWSClient
-import Testing
+import ServiceClients
 import TestSupport
+import Testing
 
 @Suite("Parameter Store when nothing answers")
 struct ParameterStoreUnreachableTests {

@@ -1,5 +1,5 @@
-import AWSClient
 import Basics
+import ServiceClients
 import Testing
 
 @Suite("Signature Version 4 details")

@@ -1,5 +1,5 @@
-import AWSClient
 import ChallengeCrypto
+import ServiceClients
 import Testing
 
 /// Cases of AWS's Signature Version 4 test suite (aws-sig-v4-test-suite, service `service`, us-east-1,

@@ -1,5 +1,5 @@
-import CaptchaVerification
 import Glibc
+import ServiceClients
 import Testing
 
 enum Fixtures {

@@ -1,7 +1,7 @@
-import CaptchaVerification
 import CurlHTTP
 import Foundation
 import LosslessJSON
+import ServiceClients
 import TestSupport
 
 /// `siteverify_standin.py` run as a child process on a free port of 127.0.0.1: one server that speaks the protocol

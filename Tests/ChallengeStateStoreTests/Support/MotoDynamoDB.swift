@@ -1,9 +1,8 @@
-import AWSClient
-import ChallengeStateStore
 import CurlHTTP
 import LosslessJSON
-import Testing
+import ServiceClients
 import TestSupport
+import Testing
 
 /// moto's DynamoDB on 127.0.0.1 with one table laid out as ``DynamoDBStateStore`` expects: started once for a
 /// suite by the ``Trait/motoDynamoDB`` trait, and killed when the suite ends.

@@ -1,5 +1,5 @@
-import ChallengeStateStore
 import Foundation
+import ServiceClients
 import TestSupport
 import Testing
 

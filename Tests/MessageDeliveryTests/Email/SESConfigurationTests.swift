@@ -1,6 +1,5 @@
-import AWSClient
 import CurlHTTP
-import MessageDelivery
+import ServiceClients
 import Testing
 
 @Suite("SES configuration from the environment")

@@ -1,7 +1,6 @@
-import AWSClient
 import ChallengeFlows
 import CurlHTTP
-import MessageDelivery
+import ServiceClients
 import Testing
 
 @Suite("SES SendEmail request")

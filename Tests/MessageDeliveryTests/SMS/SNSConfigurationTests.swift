@@ -1,6 +1,5 @@
-import AWSClient
 import Basics
-import MessageDelivery
+import ServiceClients
 import Testing
 
 @Suite struct SNSConfigurationTests {

@@ -1,8 +1,8 @@
 import ChallengeFlows
 import CurlHTTP
-import MessageDelivery
-import Testing
+import ServiceClients
 import TestSupport
+import Testing
 
 /// Deliveries against a scripted HTTP server on 127.0.0.1 (or nothing at all; the budget, retry and connection
 /// mechanics are the AWS pipeline's, tested in AWSServiceClientTests): refusals, which answers are retried, typed errors,

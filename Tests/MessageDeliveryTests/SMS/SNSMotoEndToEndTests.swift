@@ -1,10 +1,9 @@
-import AWSClient
 import CurlHTTP
 import Foundation
 import LosslessJSON
-import MessageDelivery
-import Testing
+import ServiceClients
 import TestSupport
+import Testing
 
 /// Deliveries against moto, a real SNS API server, run by the test on 127.0.0.1 with signature checking on:
 /// moto verifies every request's Signature Version 4 against the access key it issued.

@@ -1,6 +1,5 @@
-import AWSClient
 import CurlHTTP
-import MessageDelivery
+import ServiceClients
 import Testing
 
 /// The `Publish` request as it goes on the wire: form fields in the Query protocol's order, signed for `sns`.

@@ -1,6 +1,5 @@
-import AWSClient
 import ChallengeFlows
-import MessageDelivery
+import ServiceClients
 import Testing
 
 enum SESFixtures {

@@ -1,5 +1,4 @@
-import AWSClient
-import MessageDelivery
+import ServiceClients
 import Testing
 
 enum SNSFixtures {

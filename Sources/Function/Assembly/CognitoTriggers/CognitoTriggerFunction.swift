@@ -1,7 +1,6 @@
 import ChallengeFlows
 import LambdaRuntime
 import LosslessJSON
-import PasskeyRegistrationAPI
 
 #if canImport(Glibc)
 import Glibc

@@ -1,9 +1,7 @@
 import Basics
-import CaptchaVerification
 import ChallengeFlows
-import ChallengeStateStore
 import LosslessJSON
-import MessageDelivery
+import ServiceClients
 
 /// Answers any of the three custom-auth triggers: reads the event, asks the flow engine, delivers a code when one
 /// is due, and returns the whole event with its response filled in.

@@ -1,6 +1,6 @@
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
+import ServiceClients
 
 /// Which pool budget a reservation draws on.
 enum PoolCount: String {

@@ -1,7 +1,6 @@
-import AWSClient
 import Basics
-import CaptchaVerification
 import ChallengeFlows
+import ServiceClients
 
 /// The function's secrets, from plain variables for local runs, or from SSM Parameter Store `SecureString` parameters
 /// for a deployment, so that no secret is visible in the function's configuration.

@@ -1,7 +1,7 @@
 import Basics
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
+import ServiceClients
 
 /// The limits applied to one store. Field names are short: they are stored in every record.
 struct SignInLimiter {

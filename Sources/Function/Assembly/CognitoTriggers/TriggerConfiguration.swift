@@ -1,10 +1,8 @@
 import Basics
-import CaptchaVerification
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
 import LosslessJSON
-import MessageDelivery
+import ServiceClients
 
 /// Everything the triggers need, read once from the environment at start-up.
 public struct TriggerConfiguration: Sendable {

@@ -1,5 +1,5 @@
-import CaptchaVerification
 import ChallengeFlows
+import ServiceClients
 
 /// What one invocation did, as facts rather than text: which trigger, which step and channel, how it ended, and how
 /// long the delivery and the state store took. The handler fills them in as it goes, so that an invocation that

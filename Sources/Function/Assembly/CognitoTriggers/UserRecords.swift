@@ -1,5 +1,5 @@
 import ChallengeFlows
-import ChallengeStateStore
+import ServiceClients
 
 /// The records steps keep per user across sign-ins (``ChallengeStep/keepsUserRecord``), in the limits' store.
 ///

@@ -1,6 +1,6 @@
 import ChallengeFlows
-import ChallengeStateStore
 import LosslessJSON
+import ServiceClients
 
 /// Serves one Define, Create and Verify during init, before the first `GET /next`, the way the function serves an
 /// event (read straight from its bytes, answered, its response written and its metric line made), and throws the

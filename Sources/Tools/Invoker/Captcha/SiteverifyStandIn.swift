@@ -1,7 +1,7 @@
-import CaptchaVerification
 import Foundation
 import LosslessJSON
 import NIOHTTP1
+import ServiceClients
 
 /// A local stand-in for the siteverify APIs of Turnstile, reCAPTCHA and hCaptcha, so that CAPTCHA flows with a
 /// provider run offline: `cognito-local` starts it when `CAPTCHA_PROVIDER` names a provider and no

@@ -1,5 +1,5 @@
 import Foundation
-import MessageDelivery
+import ServiceClients
 
 /// `cognito-local check`: replays a folder of events against their expectations (see ``CorpusEvent``) through the
 /// function, in this process or in a built bootstrap, one function per group of events that share settings, and

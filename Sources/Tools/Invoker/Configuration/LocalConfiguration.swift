@@ -1,10 +1,9 @@
 import Basics
-import CaptchaVerification
 import ChallengeFlows
 import CognitoTriggers
 import Foundation
 import LosslessJSON
-import MessageDelivery
+import ServiceClients
 
 /// The configuration a local run uses, layered (later wins): the embedded ``LocalDefaults``, the process
 /// environment, an env file, then command-line flags.

@@ -1,7 +1,7 @@
-import MessageDelivery
+import Basics
 import ChallengeFlows
 import LosslessJSON
-import Basics
+import ServiceClients
 
 /// Builds a realistic event for any trigger at any point of a flow. Earlier custom challenges in the session are
 /// issued for real by the configured triggers (in this process, codes captured rather than delivered), so the

@@ -1,5 +1,5 @@
+import CognitoTriggers
 import LosslessJSON
-import PasskeyRegistrationAPI
 
 /// API Gateway's HTTP API event, payload format 2.0, as a JWT authorizer passes a request on: the local pool's API
 /// and `sign-in`'s passkey registration build the function's events with it.

@@ -2,7 +2,7 @@ import Basics
 import ChallengeFlows
 import Foundation
 import LosslessJSON
-import MessageDelivery
+import ServiceClients
 
 /// An event file read for invocation, checked just enough to give a clear error before anything runs: it exists,
 /// it is JSON, and its `triggerSource` (when it has one) is a custom-auth trigger. Everything else is the

@@ -2,7 +2,6 @@ import ChallengeFlows
 import CognitoTriggers
 import Foundation
 import LosslessJSON
-import PasskeyRegistrationAPI
 
 /// Runs the triggers in this process with ``CognitoTriggerHandler``, and API Gateway HTTP API events with the
 /// passkey registration API, as the bootstrap does: no build of the bootstrap, no network.

@@ -1,6 +1,6 @@
 import Basics
 import LosslessJSON
-import MessageDelivery
+import ServiceClients
 
 /// A user the local sign-in knows: what Cognito's user pool would hold.
 public struct LocalUser: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import MessageDelivery
+import ServiceClients
 
 /// Finds the messages a Create delivered to the local outbox files: what the user would read in their inbox or on
 /// their phone (codes, and sign-in links with their token in `code`).

@@ -1,8 +1,8 @@
 import ChallengeCrypto
 import CognitoChallengeTesting
+import CognitoTriggers
 import Foundation
 import LosslessJSON
-import PasskeyRegistrationAPI
 
 /// The browser's part of a passkey sign-in for `sign-in --authenticator FILE`: a software authenticator kept in a
 /// file that registers a passkey through the function's own registration API (as a signed-in user's browser would,

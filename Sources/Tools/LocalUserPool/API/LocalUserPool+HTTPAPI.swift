@@ -1,7 +1,7 @@
+import CognitoTriggers
 import Foundation
 import Invoker
 import LosslessJSON
-import PasskeyRegistrationAPI
 
 /// One request to the local HTTP API, as the endpoint read it.
 public struct HTTPAPIRequest: Sendable {

@@ -1,8 +1,8 @@
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
+import CognitoTriggers
 import LosslessJSON
-import PasskeyRegistrationAPI
+import ServiceClients
 
 /// Random bytes that are the same on every run (0, 1, 2, …), so that an input libFuzzer saved does the same again.
 struct CountingRandom: RandomSource {

@@ -1,4 +1,4 @@
-import AWSClient
+import ServiceClients
 
 /// The request an input describes, as lines: the signing time in Unix seconds, the method, the path, the query
 /// (`name=value` pairs joined with `&`, not decoded), then `Name: value` headers up to an empty line; the rest is the

@@ -4,7 +4,7 @@ public enum StateValue: Sendable, Equatable {
     case string(String)
 }
 
-/// What a state store (`StateStore`, in ChallengeStateStore) keeps under one key: named fields, the version that compare-and-swap checks, and an expiry.
+/// What a state store (`StateStore`, in ServiceClients) keeps under one key: named fields, the version that compare-and-swap checks, and an expiry.
 public struct StateRecord: Sendable, Equatable {
     /// The record's data, such as a send count or a code's seal.
     public var fields: [String: StateValue]

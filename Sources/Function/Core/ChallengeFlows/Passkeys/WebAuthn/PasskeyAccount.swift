@@ -5,7 +5,7 @@ import ChallengeCrypto
 ///
 /// The record's fields are strings: `handle` (the user handle, base64url) and `credentials`
 /// (``StoredCredential/encodeList(_:)``). Its key is the user's record for the `PASSKEY` kind (see
-/// `StateKey.userRecord` in ChallengeStateStore).
+/// `StateKey.userRecord` in ServiceClients).
 public struct PasskeyAccount: Sendable, Equatable {
     /// The opaque user handle (WebAuthn `user.id`), random, 32 bytes, never the user name.
     public var handle: [UInt8]

@@ -1,7 +1,7 @@
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
 import LosslessJSON
+import ServiceClients
 
 /// The passkey registration API (WebAuthn §7.1) behind an API Gateway HTTP API with a JWT authorizer over the user
 /// pool: each caller registers, lists, renames and removes their own passkeys. The caller is who the authorizer's

@@ -1,4 +1,3 @@
-import AWSClient
 import ChallengeFlows
 import CurlHTTP
 import LosslessJSON

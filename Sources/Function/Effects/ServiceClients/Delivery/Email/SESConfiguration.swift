@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-import AWSClient
 import Basics
 import CurlHTTP
 

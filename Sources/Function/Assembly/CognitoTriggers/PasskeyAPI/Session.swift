@@ -1,7 +1,7 @@
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
 import LosslessJSON
+import ServiceClients
 
 /// One request's work on the caller's records.
 struct Session {

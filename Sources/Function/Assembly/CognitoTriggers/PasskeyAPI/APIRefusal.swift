@@ -1,4 +1,4 @@
-import ChallengeStateStore
+import ServiceClients
 
 /// Why a request got no success: an answer for the client, and for server-side failures a detail for the log only.
 enum APIRefusal: Error {

@@ -1,4 +1,3 @@
-import AWSClient
 import Basics
 import CurlHTTP
 

@@ -1,4 +1,3 @@
-import AWSClient
 import Basics
 
 /// The `application/x-www-form-urlencoded` body of a Query-protocol request, encoded as the AWS SDKs encode it:

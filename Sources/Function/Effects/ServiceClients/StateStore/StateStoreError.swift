@@ -44,10 +44,3 @@ public enum StateStoreError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
-
-extension Duration {
-    /// Whole milliseconds, rounded down.
-    var wholeMilliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
-}

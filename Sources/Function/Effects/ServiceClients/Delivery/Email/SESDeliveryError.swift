@@ -23,7 +23,7 @@ public enum SESDeliveryError: Error, Sendable, CustomStringConvertible {
         case .rejected(let response, _):
             return "SES refused the code email: \(response) (\(tries))"
         case .timedOut(let budget, _):
-            return "SES did not answer within the \(budget.milliseconds) ms delivery budget (\(tries))"
+            return "SES did not answer within the \(budget.wholeMilliseconds) ms delivery budget (\(tries))"
         case .unreachable(let endpoint, let error, _):
             let hint =
                 error.kind == .timedOut
@@ -68,11 +68,5 @@ public struct SESErrorResponse: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         "HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
-    }
-}
-
-extension Duration {
-    var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

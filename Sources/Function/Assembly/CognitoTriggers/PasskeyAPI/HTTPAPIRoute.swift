@@ -1,5 +1,5 @@
 /// One route of the HTTP API in front of the function, as the template declares it: a method and a path whose
-/// `{name}` segments are path parameters. The API itself routes with these (``Route``), and the local tools build
+/// `{name}` segments are path parameters. The API itself routes with these (`Route`), and the local tools build
 /// events and match requests with them.
 public struct HTTPAPIRoute: Sendable, Equatable {
     public let method: String

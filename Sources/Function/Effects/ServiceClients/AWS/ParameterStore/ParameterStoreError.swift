@@ -67,6 +67,7 @@ public enum ParameterStoreError: Error, Sendable, CustomStringConvertible {
 }
 
 extension Duration {
+    /// Whole milliseconds, rounded down.
     var wholeMilliseconds: Int64 {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }

@@ -5,7 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-import AWSClient
 
 /// Everything ``DynamoDBStateStore`` needs.
 public struct DynamoDBConfiguration: Sendable, Equatable {

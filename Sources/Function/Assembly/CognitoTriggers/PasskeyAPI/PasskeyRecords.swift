@@ -1,6 +1,6 @@
 import ChallengeCrypto
 import ChallengeFlows
-import ChallengeStateStore
+import ServiceClients
 
 /// The state records of one caller, under keys that do not name them (see `StateKey.userRecord`):
 ///
