@@ -45,7 +45,7 @@ import Testing
 
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         let log = bootstrap.standardError()
         let lines = log.split(separator: "\n")
         #expect(lines.count >= 4)
@@ -87,7 +87,7 @@ import Testing
         }
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         let log = bootstrap.standardError()
         #expect(log.contains("\(reference)\tERROR\tFunction.UnknownTriggerSource: "), "\(log)")
         #expect(log.contains("PreSignUp_SignUp"))
@@ -104,7 +104,7 @@ import Testing
         #expect(error.errorType == "Runtime.InvalidConfiguration")
         #expect(String(decoding: error.body, as: UTF8.self).contains("CODE_HASH_SECRET"))
         #expect(bootstrap.standardError().contains("CODE_HASH_SECRET"))
-        try await emulator.shutdown()
+        await emulator.shutdown()
     }
 
     @Test func endsWithStatus1AndAClearMessageWhenTheRuntimeAPIIsDown() async throws {
@@ -125,7 +125,7 @@ import Testing
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
         #expect(bootstrap.standardError().contains("SIGTERM"))
-        try await emulator.shutdown()
+        await emulator.shutdown()
     }
 }
 
@@ -152,6 +152,6 @@ extension Array where Element == UInt8 {
         echo.terminate()
         #expect(await slow.value == .response(Array("\"slow\"".utf8)))
         #expect(try await echo.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
     }
 }

@@ -73,7 +73,7 @@ import Testing
 
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         let log = bootstrap.standardError()
         #expect(log.contains("CAPTCHA token accepted by turnstile"), "\(log)")
         #expect(log.contains("CAPTCHA token rejected"))

@@ -65,7 +65,7 @@ import Testing
 
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         let log = bootstrap.standardError()
         for (event, fragment, answer) in errorFragments {
             #expect(answer.contains(fragment) || log.contains(fragment), "\(event): \"\(fragment)\" neither answered nor logged")

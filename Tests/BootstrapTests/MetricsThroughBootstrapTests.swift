@@ -60,7 +60,7 @@ import Testing
 
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
 
         let output = bootstrap.standardOutput()
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -103,7 +103,7 @@ import Testing
         }
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         #expect(bootstrap.standardOutput().isEmpty)
     }
 
@@ -119,7 +119,7 @@ import Testing
         #expect(error.errorType == "Function.DeliveryFailed")
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         let line = try EmbeddedMetricLine(bootstrap.standardOutput())
         #expect(line.value("DeliveryFailed") == 1)
         #expect(line.dimension("Outcome") == "delivery-failed")

@@ -60,6 +60,6 @@ import Testing
 
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
     }
 }

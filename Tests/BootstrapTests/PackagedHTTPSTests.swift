@@ -41,7 +41,7 @@ import Testing
 
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         #expect(!bootstrap.standardError().contains(code))
     }
 
@@ -66,7 +66,7 @@ import Testing
 
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         // The detail is in the function's log under that reference.
         let log = bootstrap.standardError()
         #expect(log.contains("https://\(TestPKI.serverName):\(scene.moto.port)"), "the log names the endpoint: \(log)")

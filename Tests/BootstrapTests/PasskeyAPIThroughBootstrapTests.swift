@@ -85,7 +85,7 @@ import Testing
 
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         let log = bootstrap.standardError()
         #expect(log.contains("POST /passkeys/registration → 201"), "\(log)")
         #expect(log.contains("GET /passkeys → 401"))
@@ -112,7 +112,7 @@ import Testing
         let id = try #require(registered.body?.objectValue?["id"]?.stringValue)
         registering.terminate()
         #expect(try await registering.exitStatus() == 0)
-        try await first.shutdown()
+        await first.shutdown()
 
         // Another process (another Lambda instance) sees the passkey, refuses the spent challenge, and renames it.
         let second = RuntimeAPIEmulator()
@@ -126,7 +126,7 @@ import Testing
         #expect(renamed.body?.objectValue?["name"] == "Laptop")
         listing.terminate()
         #expect(try await listing.exitStatus() == 0)
-        try await second.shutdown()
+        await second.shutdown()
     }
 
     @Test func withoutPasskeySettingsTheBootstrapSaysSo() async throws {
@@ -139,6 +139,6 @@ import Testing
         #expect(answer.body?.objectValue?["message"]?.stringValue?.hasPrefix("passkeys are not configured") == true)
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
     }
 }

@@ -53,7 +53,7 @@ import Testing
 
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         let log = bootstrap.standardError()
         #expect(!log.contains(code))
         #expect(!log.contains("local-secret"))

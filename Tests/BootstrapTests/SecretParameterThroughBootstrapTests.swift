@@ -63,7 +63,7 @@ import Testing
             #expect(try await answerCorrect(emulator, create: create, answer: code) == .bool(true))
             bootstrap.terminate()
             _ = try await bootstrap.exitStatus()
-            try await emulator.shutdown()
+            await emulator.shutdown()
             #expect(!bootstrap.standardError().contains(Self.secret))
 
             let (plain, plainEmulator, plainStart, plainMilliseconds) = try await Self.start(
@@ -72,7 +72,7 @@ import Testing
             fromVariable.append(plainMilliseconds)
             plain.terminate()
             _ = try await plain.exitStatus()
-            try await plainEmulator.shutdown()
+            await plainEmulator.shutdown()
         }
         print("init to first GET /next: secret from Parameter Store (moto) \(fromParameter.sorted()) ms, from the variable \(fromVariable.sorted()) ms")
     }
@@ -89,7 +89,7 @@ import Testing
         #expect(body.contains("CODE_HASH_SECRET_PARAMETER"), "\(body)")
         #expect(body.contains("/nowhere/secret"))
         #expect(try await bootstrap.exitStatus() == 1)
-        try await emulator.shutdown()
+        await emulator.shutdown()
     }
 }
 
@@ -148,7 +148,7 @@ import Testing
         #expect(try await answerCorrect(emulator, create: create, answer: "wrong-host.\(UInt64.random(in: 0...UInt64.max))") == .bool(false))
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         let log = bootstrap.standardError()
         #expect(log.contains("CAPTCHA token accepted by turnstile"), "\(log)")
         #expect(!log.contains(Self.captchaSecret), "the CAPTCHA secret must never be logged")
@@ -167,7 +167,7 @@ import Testing
         #expect(body.contains("CAPTCHA_SECRET_PARAMETER"), "\(body)")
         #expect(body.contains("/nowhere/captcha-secret"))
         #expect(try await bootstrap.exitStatus() == 1)
-        try await emulator.shutdown()
+        await emulator.shutdown()
     }
 
     @Test func bothTheSecretAndItsParameterIsAnInitErrorThatShowsNeither() async throws {
@@ -180,7 +180,7 @@ import Testing
         #expect(body.contains("CAPTCHA_SECRET_PARAMETER is set too"), "\(body)")
         #expect(!body.contains(Self.captchaSecret))
         #expect(try await bootstrap.exitStatus() == 1)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         #expect(!bootstrap.standardError().contains(Self.captchaSecret))
     }
 }

@@ -88,7 +88,7 @@ import Testing
         func stop() async throws {
             bootstrap.terminate()
             _ = try await bootstrap.exitStatus()
-            try await emulator.shutdown()
+            await emulator.shutdown()
         }
     }
 

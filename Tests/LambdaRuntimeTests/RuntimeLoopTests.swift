@@ -25,7 +25,7 @@ struct RuntimeLoopTests {
                 #expect(result.outcome == .response(event("echo:{\"n\":\(number)}")))
                 #expect(result.runtimeDuration != nil)
             }
-            try await emulator.shutdown()
+            await emulator.shutdown()
             guard case .runtimeAPIFailed = try #require(await loop.exit()) else {
                 Issue.record("the loop should stop when the Runtime API goes away")
                 return

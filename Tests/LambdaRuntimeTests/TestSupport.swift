@@ -22,10 +22,10 @@ func withEmulator<T>(_ body: (RuntimeAPIEmulator, String) async throws -> T) asy
     let address = try await emulator.start()
     do {
         let result = try await body(emulator, address)
-        try await emulator.shutdown()
+        await emulator.shutdown()
         return result
     } catch {
-        try? await emulator.shutdown()
+        await emulator.shutdown()
         throw error
     }
 }

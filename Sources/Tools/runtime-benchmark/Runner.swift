@@ -111,7 +111,7 @@ struct Runner {
             output: .discarded)
         // A runtime that dies would leave the invocation it was sent queued forever; shutting the emulator down when
         // it ends abandons that invocation, so the run fails instead of hanging.
-        Task { if await process.terminated() != nil { try? await emulator.shutdown() } }
+        Task { if await process.terminated() != nil { await emulator.shutdown() } }
         guard case .ready(let ready) = try await emulator.runtimeStart() else {
             throw BenchmarkError.runtimeFailed("\(workload.name) reported an init error")
         }
@@ -120,7 +120,7 @@ struct Runner {
 
     /// Takes the Runtime API away, which ends the runtime; kills it if it is still there two seconds later.
     private func stop(_ emulator: RuntimeAPIEmulator, _ process: ChildProcess) async throws {
-        try await emulator.shutdown()
+        await emulator.shutdown()
         let deadline = ContinuousClock.now + .seconds(2)
         while process.termination == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         process.kill()

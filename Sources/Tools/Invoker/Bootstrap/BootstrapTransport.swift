@@ -116,7 +116,7 @@ public actor BootstrapTransport: TriggerTransport {
 
     public func shutdown() async {
         if let process { await stop(process) }
-        if address != nil { try? await emulator.shutdown() }
+        if address != nil { await emulator.shutdown() }
         address = nil
     }
 

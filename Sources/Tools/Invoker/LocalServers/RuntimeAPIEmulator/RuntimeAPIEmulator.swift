@@ -83,7 +83,7 @@ public final class RuntimeAPIEmulator: Sendable {
 
     /// Closes every connection and stops; invocations not yet answered end as ``InvocationOutcome/abandoned``.
     /// Calling it again does nothing.
-    public func shutdown() async throws {
+    public func shutdown() async {
         guard isShutDown.withLock({ wasShutDown in defer { wasShutDown = true }; return !wasShutDown }) else { return }
         broker.abandonAll()
         await server.shutdown()
