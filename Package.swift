@@ -132,7 +132,10 @@ let package = Package(
                 "ServiceClients", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
             ]
         ),
-        .testTarget(name: "LambdaRuntimeTests", dependencies: ["Basics", "LambdaRuntime", "Invoker", "LosslessJSON", "echo-bootstrap"]),
+        .testTarget(
+            name: "LambdaRuntimeTests",
+            dependencies: ["Basics", "LambdaRuntime", "CurlHTTP", "Invoker", "LosslessJSON", "echo-bootstrap", .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
         .testTarget(
             name: "BootstrapTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 
 /// One libcurl easy handle, reused for every request so that connections are kept alive.
 ///
@@ -6,6 +7,7 @@ import CCurl
 /// connection survives error statuses. Not thread-safe: one owner at a time.
 public final class CurlSession {
     private let handle: UnsafeMutableRawPointer
+    private let target = RequestTarget()
     private let transfer = Transfer()
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// The header list of a POST without headers of its own, built once.
@@ -22,6 +24,11 @@ public final class CurlSession {
             throw CurlError(kind: .other, code: Int32(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start")
         }
         self.handle = handle
+        guard target.location != nil else {
+            curl_easy_cleanup(handle)
+            errorBuffer.deallocate()
+            throw CurlError(kind: .other, code: Int32(CURLE_OUT_OF_MEMORY.rawValue), message: "libcurl could not start")
+        }
         ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         ccurl_setopt_long(handle, CURLOPT_TCP_NODELAY, 1)
         ccurl_setopt_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
@@ -67,8 +74,9 @@ public final class CurlSession {
         defer { curl_slist_free_all(ownHeaders) }
         let headerList = request.method == .post && ownHeaders == nil ? emptyExpect : ownHeaders
 
-        let code: CURLcode = request.url.withCString { url in
-            ccurl_setopt_pointer(handle, CURLOPT_URL, url)
+        try target.point(at: request.url)
+        ccurl_setopt_pointer(handle, CURLOPT_CURLU, UnsafeRawPointer(target.location))
+        let code: CURLcode = {
             ccurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList)
             switch request.method {
             case .get:
@@ -83,7 +91,7 @@ public final class CurlSession {
                     return curl_easy_perform(handle)
                 }
             }
-        }
+        }()
         ccurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, nil)
         guard code == CURLE_OK else { throw error(for: code) }
 
@@ -104,6 +112,64 @@ public final class CurlSession {
         return CurlError(
             kind: kind, code: Int32(code.rawValue), message: message,
             wasAborted: code == CURLE_ABORTED_BY_CALLBACK && transfer.abortRequested)
+    }
+}
+
+/// The request's URL in libcurl's parsed form, kept between requests. A request to the origin of the one before sets
+/// only its path and query; otherwise libcurl would parse the whole URL and print it back at every transfer (a third
+/// of its work for a Runtime API request).
+private final class RequestTarget {
+    let location = curl_url()
+    /// The bytes of `scheme://authority` of the URL the handle holds; empty before the first request and after a
+    /// rejected one.
+    private var origin: [UInt8] = []
+    /// A NUL-terminated copy of what is handed to libcurl.
+    private var part: [CChar] = []
+
+    deinit { curl_url_cleanup(location) }
+
+    func point(at url: String) throws(CurlError) {
+        var url = url
+        let result = url.withUTF8 { bytes in
+            guard let pathStart = Self.pathStart(in: bytes) else {
+                origin = []
+                return set(CURLUPART_URL, bytes[...])
+            }
+            guard pathStart == origin.count, memcmp(origin, bytes.baseAddress!, pathStart) == 0 else {
+                origin = Array(bytes[..<pathStart])
+                return set(CURLUPART_URL, bytes[...])
+            }
+            let questionMark = bytes[pathStart...].firstIndex(of: UInt8(ascii: "?"))
+            let path = set(CURLUPART_PATH, bytes[pathStart..<(questionMark ?? bytes.endIndex)])
+            return path == CURLUE_OK ? set(CURLUPART_QUERY, questionMark.map { bytes[($0 + 1)...] }) : path
+        }
+        guard result == CURLUE_OK else {
+            origin = []
+            throw CurlError(
+                kind: .other, code: Int32(CURLE_URL_MALFORMAT.rawValue),
+                message: "the URL \(url) is not one libcurl can use: \(String(cString: curl_url_strerror(result)))")
+        }
+    }
+
+    private func set(_ which: CURLUPart, _ value: Slice<UnsafeBufferPointer<UInt8>>?) -> CURLUcode {
+        guard let value else { return curl_url_set(location, which, nil, 0) }
+        part.removeAll(keepingCapacity: true)
+        part.append(contentsOf: value.lazy.map { CChar(bitPattern: $0) })
+        part.append(0)
+        return curl_url_set(location, which, part, 0)
+    }
+
+    /// Where the path of an absolute URL without a fragment starts (the `/` after `scheme://authority`); nil for a
+    /// URL of another shape, which libcurl then parses whole.
+    private static func pathStart(in url: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !url.contains(UInt8(ascii: "#")), let colon = url.firstIndex(of: UInt8(ascii: ":")),
+            url[colon...].starts(with: "://".utf8)
+        else { return nil }
+        let authority = colon + 3
+        guard let slash = url[authority...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }),
+            slash > authority, url[slash] == UInt8(ascii: "/")
+        else { return nil }
+        return slash
     }
 }
 
