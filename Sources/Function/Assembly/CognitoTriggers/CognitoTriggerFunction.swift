@@ -90,8 +90,9 @@ public struct CognitoTriggerFunction: LambdaHandler {
     }
 
     /// Answers one event; a trigger error is logged in full and reported to Lambda with a message that names only
-    /// the request. Either way, one metric line says what happened. An HTTP API event gets an HTTP response, never
-    /// a function error, and no metric line.
+    /// the request. Either way, one metric line says what happened, written once the answer is delivered
+    /// (``LambdaContext/afterDelivery(_:)``). An HTTP API event gets an HTTP response, never a function error, and no
+    /// metric line.
     public func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
         // A trigger event is read straight into its typed fields. Anything else is read once as a tree: an HTTP API
         // event (version "2.0", which no trigger event has) goes to the passkey API, and bytes that are not JSON go
@@ -103,9 +104,12 @@ public struct CognitoTriggerFunction: LambdaHandler {
         }
         var facts = TriggerFacts()
         defer {
+            // Written once the answer is on its way: Cognito does not wait for the metric line.
             if let metrics {
-                writeMetricLine(
-                    metrics.line(for: facts, initDuration: context.initDuration, timestamp: SystemClock.unixMilliseconds()))
+                let (facts, initDuration, timestamp) = (facts, context.initDuration, SystemClock.unixMilliseconds())
+                context.afterDelivery { [writeMetricLine] in
+                    writeMetricLine(metrics.line(for: facts, initDuration: initDuration, timestamp: timestamp))
+                }
             }
         }
         do {

@@ -1,3 +1,5 @@
+import Basics
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,6 +26,8 @@ public struct LambdaContext: Sendable {
     /// its first request for an event, building the handler included. Lambda's own `Init Duration` also counts
     /// loading the executable, before the runtime's first line runs.
     public var initDuration: Duration?
+    /// Where ``afterDelivery(_:)`` leaves its work; nil for a context made outside the runtime loop.
+    var followUps: DeliveryFollowUps?
 
     public init(
         requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
@@ -39,12 +43,38 @@ public struct LambdaContext: Sendable {
         self.initDuration = initDuration
     }
 
+    /// Runs `work` once this invocation's answer (its response or its error) has been delivered to Lambda, so that
+    /// what the caller does not wait for, such as a metric line, does not delay the answer. Lambda freezes the process
+    /// only when the runtime asks for the next event, which it does after the work. A context made outside the runtime
+    /// loop (in a test) runs the work at once.
+    public func afterDelivery(_ work: @escaping @Sendable () -> Void) {
+        if let followUps { followUps.add(work) } else { work() }
+    }
+
     /// True on the first invocation of a process.
     public var isColdStart: Bool { initDuration != nil }
 
     /// Time left before the deadline; negative once it has passed.
     public var remainingTime: Duration {
         .milliseconds(deadlineMilliseconds) - WallClock.sinceEpoch()
+    }
+}
+
+/// The work invocations leave for after their answers are delivered, run by the runtime loop.
+final class DeliveryFollowUps: Sendable {
+    private let pending = PosixLock<[@Sendable () -> Void]>([])
+
+    func add(_ work: @escaping @Sendable () -> Void) {
+        pending.withLock { $0.append(work) }
+    }
+
+    /// Runs the work left so far, in the order it was left.
+    func run() {
+        let work = pending.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        for item in work { item() }
     }
 }
 

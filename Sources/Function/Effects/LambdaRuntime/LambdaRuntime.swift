@@ -76,12 +76,16 @@ public enum LambdaRuntime {
     ) -> RuntimeExit {
         do {
             let traceVariable = TraceVariable()
+            let followUps = DeliveryFollowUps()
             var initDuration: Duration? = startedAt.duration(to: .now)
             while let invocation = try client.next(logger: logger) {
                 var context = invocation.context
                 context.initDuration = initDuration
+                context.followUps = followUps
                 initDuration = nil
                 traceVariable.set(context.traceID)
+                // After the answer is sent, or fails to be: before the next event either way.
+                defer { followUps.run() }
                 let delivery =
                     switch Result(catching: { try handler.handle(invocation.event, context: context) }) {
                     case .success(let response):
