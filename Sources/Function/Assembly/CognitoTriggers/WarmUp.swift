@@ -1,10 +1,11 @@
 import ChallengeFlows
+import LambdaRuntime
 import LosslessJSON
 import ServiceClients
 
-/// Serves one Define, Create and Verify during init, before the first `GET /next`, the way the function serves an
-/// event (read straight from its bytes, answered, its response written and its metric line made), and throws the
-/// answers and lines away.
+/// Serves one Define, Create and Verify during init, before the first `GET /next`, through
+/// ``CognitoTriggerFunction/handle(_:context:)`` (read straight from its bytes, answered, its response written and its
+/// metric line made), and throws the answers and lines away.
 ///
 /// The first real invocation would otherwise pay for what Swift and OpenSSL do once per process: instantiating
 /// generic type metadata and looking up protocol conformances, faulting in the code of every path, fetching the
@@ -19,31 +20,28 @@ enum WarmUp {
             let handler = try? CognitoTriggerHandler(
                 configuration: configuration, delivery: DiscardedDelivery(), stateStore: MemoryStateStore())
         else { return }
-        serve(event(trigger: "DefineAuthChallenge_Authentication"), handler: handler, metrics: metrics)
+        // The function's own path, its lines going nowhere: metric lines to a closure that drops them, log lines
+        // below the logger's level.
+        let function = CognitoTriggerFunction(triggers: handler, metrics: metrics, writeMetricLine: { _ in })
+        let context = LambdaContext(
+            requestID: "warm-up", deadlineMilliseconds: .max, invokedFunctionARN: "",
+            logger: LambdaLogger(minimumLevel: .fatal), initDuration: .zero)
+        func serve(_ bytes: [UInt8]) -> [UInt8]? { try? function.handle(bytes, context: context) }
+
+        _ = serve(event(trigger: "DefineAuthChallenge_Authentication"))
         let created = serve(
-            event(trigger: "CreateAuthChallenge_Authentication", request: ["challengeName": "CUSTOM_CHALLENGE"]),
-            handler: handler, metrics: metrics)
-        guard configuration.captchaProvider == nil, case .create(let create)? = created?.event,
+            event(trigger: "CreateAuthChallenge_Authentication", request: ["challengeName": "CUSTOM_CHALLENGE"]))
+        guard configuration.captchaProvider == nil, let created,
+            case .create(let create)? = AuthChallengeEvent(readingDirectly: created),
             let sealed = create.response.privateChallengeParameters
         else { return }
-        let verify = event(
-            trigger: "VerifyAuthChallengeResponse_Authentication",
-            request: [
-                "privateChallengeParameters": .object(JSONObject(sealed.map { ($0.key, .string($0.value)) })),
-                "challengeAnswer": "000000",
-            ])
-        serve(verify, handler: handler, metrics: metrics)
-    }
-
-    /// Serves `bytes` as ``CognitoTriggerFunction/handle(_:context:)`` serves a trigger event, writing nothing.
-    @discardableResult
-    private static func serve(_ bytes: [UInt8], handler: CognitoTriggerHandler, metrics: SignInMetrics?) -> TriggerResult? {
-        guard let event = AuthChallengeEvent(readingDirectly: bytes) else { return nil }
-        var facts = TriggerFacts()
-        let result = try? handler.handle(event, facts: &facts)
-        _ = result?.responseBytes
-        _ = metrics?.line(for: facts, initDuration: .zero, timestamp: 0)
-        return result
+        _ = serve(
+            event(
+                trigger: "VerifyAuthChallengeResponse_Authentication",
+                request: [
+                    "privateChallengeParameters": .object(JSONObject(sealed.map { ($0.key, .string($0.value)) })),
+                    "challengeAnswer": "000000",
+                ]))
     }
 
     /// The bytes of a Cognito event for a made-up user with a verified address, at the start of a sign-in.

@@ -27,11 +27,23 @@ public struct LambdaContext: Sendable {
     /// loading the executable, before the runtime's first line runs.
     public var initDuration: Duration?
     /// Where ``afterDelivery(_:)`` leaves its work; nil for a context made outside the runtime loop.
-    var followUps: DeliveryFollowUps?
+    let followUps: DeliveryFollowUps?
 
     public init(
         requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
         clientContext: String? = nil, cognitoIdentity: String? = nil, logger: LambdaLogger, initDuration: Duration? = nil
+    ) {
+        self.init(
+            requestID: requestID, deadlineMilliseconds: deadlineMilliseconds, invokedFunctionARN: invokedFunctionARN,
+            traceID: traceID, clientContext: clientContext, cognitoIdentity: cognitoIdentity, logger: logger,
+            initDuration: initDuration, followUps: nil)
+    }
+
+    /// A context of the runtime loop, whose ``afterDelivery(_:)`` leaves work to `followUps`.
+    init(
+        requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String?,
+        clientContext: String?, cognitoIdentity: String?, logger: LambdaLogger, initDuration: Duration?,
+        followUps: DeliveryFollowUps?
     ) {
         self.requestID = requestID
         self.deadlineMilliseconds = deadlineMilliseconds
@@ -41,6 +53,7 @@ public struct LambdaContext: Sendable {
         self.cognitoIdentity = cognitoIdentity
         self.logger = logger
         self.initDuration = initDuration
+        self.followUps = followUps
     }
 
     /// Runs `work` once this invocation's answer (its response or its error) has been delivered to Lambda, so that
@@ -62,7 +75,15 @@ public struct LambdaContext: Sendable {
 
 /// The work invocations leave for after their answers are delivered, run by the runtime loop.
 final class DeliveryFollowUps: Sendable {
-    private let pending = PosixLock<[@Sendable () -> Void]>([])
+    private let pending: PosixLock<[@Sendable () -> Void]>
+
+    /// Allocates the list's storage at once, during init: Swift builds the type information of an array's storage
+    /// when the first one is allocated, which would otherwise fall to the first invocation.
+    init() {
+        var pending: [@Sendable () -> Void] = []
+        pending.reserveCapacity(2)
+        self.pending = PosixLock(pending)
+    }
 
     func add(_ work: @escaping @Sendable () -> Void) {
         pending.withLock { $0.append(work) }
@@ -71,7 +92,7 @@ final class DeliveryFollowUps: Sendable {
     /// Runs the work left so far, in the order it was left.
     func run() {
         let work = pending.withLock { pending in
-            defer { pending = [] }
+            defer { pending.removeAll(keepingCapacity: true) }
             return pending
         }
         for item in work { item() }

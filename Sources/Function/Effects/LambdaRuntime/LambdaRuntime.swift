@@ -78,22 +78,24 @@ public enum LambdaRuntime {
             let traceVariable = TraceVariable()
             let followUps = DeliveryFollowUps()
             var initDuration: Duration? = startedAt.duration(to: .now)
-            while let invocation = try client.next(logger: logger) {
+            while let invocation = try client.next(logger: logger, followUps: followUps) {
                 var context = invocation.context
                 context.initDuration = initDuration
-                context.followUps = followUps
                 initDuration = nil
                 traceVariable.set(context.traceID)
                 // After the answer is sent, or fails to be: before the next event either way.
                 defer { followUps.run() }
-                let delivery =
-                    switch Result(catching: { try handler.handle(invocation.event, context: context) }) {
-                    case .success(let response):
-                        try client.sendResponse(response, for: context.requestID)
-                    case .failure(let error):
-                        try client.sendError(reported(ErrorReport(error), to: context.logger), for: context.requestID)
-                    }
-                if case .refused(let reason) = delivery { context.logger.error(reason) }
+                let answer: [UInt8]
+                do {
+                    answer = try handler.handle(invocation.event, context: context)
+                } catch {
+                    let delivery = try client.sendError(reported(ErrorReport(error), to: context.logger), for: context.requestID)
+                    if case .refused(let reason) = delivery { context.logger.error(reason) }
+                    continue
+                }
+                if case .refused(let reason) = try client.sendResponse(answer, for: context.requestID) {
+                    context.logger.error(reason)
+                }
             }
             return .terminated
         } catch {

@@ -1,13 +1,13 @@
 import CurlHTTP
 
 /// One invocation as `GET …/invocation/next` delivered it.
-struct Invocation {
+final class Invocation {
     let event: [UInt8]
     let context: LambdaContext
 
     /// Reads a successful `next` answer: its `Lambda-Runtime-*` headers and the event in its body; nil when the
     /// request id or a numeric deadline is missing.
-    init?(nextResponse response: HTTPResponse, logger: LambdaLogger) {
+    init?(nextResponse response: HTTPResponse, logger: LambdaLogger, followUps: DeliveryFollowUps) {
         guard let requestID = response.header("Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty,
             let deadline = response.header("Lambda-Runtime-Deadline-Ms").flatMap({ Int64($0) })
         else { return nil }
@@ -18,7 +18,7 @@ struct Invocation {
             traceID: response.header("Lambda-Runtime-Trace-Id"),
             clientContext: response.header("Lambda-Runtime-Client-Context"),
             cognitoIdentity: response.header("Lambda-Runtime-Cognito-Identity"),
-            logger: logger.forInvocation(requestID))
+            logger: logger.forInvocation(requestID), initDuration: nil, followUps: followUps)
     }
 }
 
@@ -60,8 +60,9 @@ final class RuntimeAPIClient {
         nextRequest = HTTPRequest(method: .get, url: base + "invocation/next", abortCheck: shouldStop)
     }
 
-    /// Waits, for as long as it takes, for the next invocation; nil when `shouldStop` asked to stop first.
-    func next(logger: LambdaLogger) throws(RuntimeAPIFailure) -> Invocation? {
+    /// Waits, for as long as it takes, for the next invocation, whose context leaves its after-delivery work to
+    /// `followUps`; nil when `shouldStop` asked to stop first.
+    func next(logger: LambdaLogger, followUps: DeliveryFollowUps) throws(RuntimeAPIFailure) -> Invocation? {
         if shouldStop() { return nil }
         let response: HTTPResponse
         do {
@@ -72,7 +73,7 @@ final class RuntimeAPIClient {
             throw unreachable("GET next", error)
         }
         guard response.status == 200 else { throw unexpected("GET next", response) }
-        guard let invocation = Invocation(nextResponse: response, logger: logger) else {
+        guard let invocation = Invocation(nextResponse: response, logger: logger, followUps: followUps) else {
             throw RuntimeAPIFailure(
                 description: "the Runtime API at \(address) sent an invocation without a request id or deadline")
         }

@@ -30,7 +30,7 @@ public func fuzzRuntimeHeaders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     }
     let response = HTTPResponse(status: 200, headerLines: headerLines, body: Array("{}".utf8))
     for logger in loggers {
-        guard let invocation = Invocation(nextResponse: response, logger: logger) else { return 0 }
+        guard let invocation = Invocation(nextResponse: response, logger: logger, followUps: DeliveryFollowUps()) else { return 0 }
         let context = invocation.context
         _ = context.remainingTime
         let message = "\(context.invokedFunctionARN) \(context.clientContext ?? "") \(context.cognitoIdentity ?? "")"
