@@ -119,7 +119,9 @@ struct HeaderLines: Sendable {
     /// 100 Continue or a redirect) drops the headers of the earlier response, `Name: value` is kept, and anything
     /// else (the blank line that ends the block) is skipped.
     mutating func receive(line: UnsafeBufferPointer<UInt8>) {
-        if line.starts(with: "HTTP/".utf8) {
+        if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/")
+        {
             removeAll()
             return
         }

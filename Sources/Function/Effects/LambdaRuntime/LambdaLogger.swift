@@ -197,32 +197,25 @@ enum Timestamp {
         let date = CivilDate(daysSinceEpoch: secondOfDay < 0 ? days - 1 : days)
         let second = secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay
         let milliseconds = Int(attoseconds / 1_000_000_000_000_000)
-        output.reserveCapacity(output.count + length)
-        appendDigits(date.year, 4, to: &output)
-        output.append(UInt8(ascii: "-"))
-        appendDigits(date.month, 2, to: &output)
-        output.append(UInt8(ascii: "-"))
-        appendDigits(date.day, 2, to: &output)
-        output.append(UInt8(ascii: "T"))
-        appendDigits(second / 3600, 2, to: &output)
-        output.append(UInt8(ascii: ":"))
-        appendDigits(second / 60 % 60, 2, to: &output)
-        output.append(UInt8(ascii: ":"))
-        appendDigits(second % 60, 2, to: &output)
-        output.append(UInt8(ascii: "."))
-        appendDigits(milliseconds, 3, to: &output)
-        output.append(UInt8(ascii: "Z"))
-    }
-
-    /// `value` in exactly `width` decimal digits, zero-padded on the left (`value` is less than 10^width).
-    private static func appendDigits(_ value: Int, _ width: Int, to output: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor % 10))
-            rest %= divisor
-            divisor /= 10
+        // `YYYY-MM-DDThh:mm:ss.sssZ`, filled in place and appended at once.
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { text in
+            func put(_ value: Int, _ width: Int, at offset: Int, then separator: UInt8) {
+                var rest = value
+                for position in (offset..<offset + width).reversed() {
+                    text[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                text[offset + width] = separator
+            }
+            put(date.year, 4, at: 0, then: UInt8(ascii: "-"))
+            put(date.month, 2, at: 5, then: UInt8(ascii: "-"))
+            put(date.day, 2, at: 8, then: UInt8(ascii: "T"))
+            put(second / 3600, 2, at: 11, then: UInt8(ascii: ":"))
+            put(second / 60 % 60, 2, at: 14, then: UInt8(ascii: ":"))
+            put(second % 60, 2, at: 17, then: UInt8(ascii: "."))
+            put(milliseconds, 3, at: 20, then: UInt8(ascii: "Z"))
+            output.append(contentsOf: text)
         }
     }
 }
