@@ -124,7 +124,7 @@ private final class RequestTarget {
     /// rejected one.
     private var origin: [UInt8] = []
     /// A NUL-terminated copy of what is handed to libcurl.
-    private var part: [CChar] = []
+    private var part: [UInt8] = []
 
     deinit { curl_url_cleanup(location) }
 
@@ -154,9 +154,9 @@ private final class RequestTarget {
     private func set(_ which: CURLUPart, _ value: Slice<UnsafeBufferPointer<UInt8>>?) -> CURLUcode {
         guard let value else { return curl_url_set(location, which, nil, 0) }
         part.removeAll(keepingCapacity: true)
-        part.append(contentsOf: value.lazy.map { CChar(bitPattern: $0) })
+        part.append(contentsOf: UnsafeBufferPointer(rebasing: value))
         part.append(0)
-        return curl_url_set(location, which, part, 0)
+        return part.withUnsafeBytes { curl_url_set(location, which, $0.baseAddress!.assumingMemoryBound(to: CChar.self), 0) }
     }
 
     /// Where the path of an absolute URL without a fragment starts (the `/` after `scheme://authority`); nil for a
