@@ -109,7 +109,7 @@ public actor BootstrapTransport: TriggerTransport {
         let report = ExecutionReport(
             requestId: requestId, duration: duration, initDuration: initDuration, memorySizeMB: settings.memorySizeMB,
             maxMemoryUsedMB: process.peakMemoryMiB)
-        // The function writes its line before it answers; the reader may see it a moment after the answer.
+        // The function writes its line once its answer is delivered, so the line comes a moment after the answer.
         let metrics = settings.capturesMetrics ? metricLines?.take(waitingUpTo: .milliseconds(250)) : nil
         return Invocation(requestId: requestId, outcome: outcome, duration: duration, report: report, metrics: metrics)
     }
