@@ -119,14 +119,31 @@ extension ChallengeFlowEngine {
         issued.unusableAddress.map { "No code was sent because \($0); the user was answered as an unknown user." }
     }
 
+    /// Built by appending, without interpolation: the line is made on every Create, on the path Cognito waits on.
     private func summary(of issued: IssuedChallenge, userNotFound: Bool) -> String {
-        let heading = "\(issued.kind.rawValue) step \(issued.seal.stepIndex + 1), \(issued.publicParameters["attemptsLeft"] ?? "?") attempts left"
+        var line = issued.kind.rawValue
+        line.reserveCapacity(line.utf8.count + 96)
+        line += " step "
+        line += String(issued.seal.stepIndex + 1)
+        line += ", "
+        line += issued.publicParameters["attemptsLeft"] ?? "?"
+        line += " attempts left, "
         guard step(for: issued.kind)?.deliversAnswer == true else {
-            return "\(heading), \(issued.kind == .captcha ? "CAPTCHA" : "challenge") issued"
+            line += issued.kind == .captcha ? "CAPTCHA issued" : "challenge issued"
+            return line
         }
-        if issued.reusedEarlierCode { return "\(heading), earlier message still valid (not sent again)" }
-        if userNotFound || issued.unusableAddress != nil { return "\(heading), unknown user or no usable address: nothing sent" }
-        guard let message = issued.delivery else { return "\(heading), nothing sent" }
-        return "\(heading), \(message.link == nil ? "code" : "sign-in link") sent by \(message.channel) to \(message.maskedRecipient)"
+        if issued.reusedEarlierCode {
+            line += "earlier message still valid (not sent again)"
+        } else if userNotFound || issued.unusableAddress != nil {
+            line += "unknown user or no usable address: nothing sent"
+        } else if let message = issued.delivery {
+            line += message.link == nil ? "code sent by " : "sign-in link sent by "
+            line += message.channel.rawValue
+            line += " to "
+            line += message.maskedRecipient
+        } else {
+            line += "nothing sent"
+        }
+        return line
     }
 }
