@@ -72,8 +72,9 @@ extension JSONValue {
 
     private static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        let written: Void? = string.utf8.withContiguousStorageIfAvailable { appendEscaping($0, to: &output) }
-        if written == nil { Array(string.utf8).withUnsafeBufferPointer { appendEscaping($0, to: &output) } }
+        // `withUTF8` reads a small (inline) string in place too, where the UTF-8 view has no contiguous storage.
+        var string = string
+        string.withUTF8 { appendEscaping($0, to: &output) }
         output.append(UInt8(ascii: "\""))
     }
 
