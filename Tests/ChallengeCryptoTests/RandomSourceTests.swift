@@ -20,6 +20,24 @@ import Testing
         #expect(Set(bytes).count == 256)
     }
 
+    @Test("small draws, served a block of OpenSSL's output at a time, never repeat across many blocks")
+    func smallDrawsNeverRepeat() throws {
+        let random = SystemRandom()
+        // 5,000 draws of a code's 14 bytes span hundreds of 256-byte blocks; a repeat of 112 random bits, or a byte
+        // handed out twice, would show as a duplicate.
+        let draws = try (0..<5_000).map { _ in try random.bytes(count: 14) }
+        #expect(Set(draws).count == draws.count)
+        #expect(Set(draws.joined()).count == 256)
+    }
+
+    @Test("draws around the largest one served from the block, and larger ones, are filled and differ", arguments: [63, 64, 65, 300])
+    func drawsAroundTheBlockLimit(count: Int) throws {
+        let random = SystemRandom()
+        let draws = try (0..<16).map { _ in try random.bytes(count: count) }
+        #expect(draws.allSatisfy { $0.count == count })
+        #expect(Set(draws).count == draws.count)
+    }
+
     @Test func fillingAnEmptyBufferDoesNothing() {
         #expect(throws: Never.self) { try SystemRandom().fill(UnsafeMutableRawBufferPointer(start: nil, count: 0)) }
     }

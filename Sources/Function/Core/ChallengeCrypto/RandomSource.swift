@@ -1,4 +1,11 @@
+import Basics
 import COpenSSL
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A failure inside OpenSSL.
 public struct CryptoError: Error, Sendable, CustomStringConvertible {
@@ -28,9 +35,21 @@ public struct SystemRandom: RandomSource {
     /// the default generator, as good, only slower to set up.
     private static let hashDRBGChosen = RAND_set_DRBG_type(nil, "HASH-DRBG", nil, nil, "SHA256") == 1
 
+    /// Small draws (a code's bytes, a nonce) come from ``RandomReserve``; larger ones straight from OpenSSL.
     public func fill(_ buffer: UnsafeMutableRawBufferPointer) throws {
         guard buffer.count > 0 else { return }
-        _ = Self.hashDRBGChosen
+        if buffer.count <= RandomReserve.largestTake {
+            try Self.reserve.take(into: buffer)
+        } else {
+            try Self.draw(into: buffer)
+        }
+    }
+
+    private static let reserve = RandomReserve()
+
+    /// Fills `buffer` from OpenSSL's generator.
+    static func draw(into buffer: UnsafeMutableRawBufferPointer) throws(CryptoError) {
+        _ = hashDRBGChosen
         guard RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(buffer.count)) == 1 else {
             throw CryptoError(operation: "produce random bytes")
         }
@@ -50,6 +69,44 @@ public struct SystemRandom: RandomSource {
             }
         }
         return String(decoding: digits, as: UTF8.self)
+    }
+}
+
+/// Bytes drawn from OpenSSL's generator a block at a time and handed out once each, wiped as they go.
+///
+/// Most of a small draw's cost is the generator's fixed work per call (a locked Hash_DRBG state update: about 14 k
+/// instructions for a 6-digit code), so one call of ``blockSize`` bytes serves many codes. The bytes are as secret as
+/// the generator's state, which lives in the same memory. A block drawn by another process (before a `fork`) is thrown
+/// away, as OpenSSL itself reseeds after one.
+final class RandomReserve: Sendable {
+    static let blockSize = 256
+    /// The most bytes one take may ask for.
+    static let largestTake = 64
+
+    private struct Block {
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: RandomReserve.blockSize, alignment: 8)
+        /// How many bytes from the start are handed out (and wiped).
+        var used = RandomReserve.blockSize
+        /// The process the bytes were drawn in.
+        var process: pid_t = 0
+    }
+
+    private let block = PosixLock(Block())
+
+    func take(into buffer: UnsafeMutableRawBufferPointer) throws(CryptoError) {
+        precondition(buffer.count <= Self.largestTake)
+        try block.withLock { block throws(CryptoError) in
+            let process = getpid()
+            if block.used + buffer.count > Self.blockSize || block.process != process {
+                try SystemRandom.draw(into: block.bytes)
+                block.used = 0
+                block.process = process
+            }
+            let taken = block.bytes.baseAddress! + block.used
+            buffer.baseAddress!.copyMemory(from: taken, byteCount: buffer.count)
+            OPENSSL_cleanse(taken, buffer.count)
+            block.used += buffer.count
+        }
     }
 }
 
