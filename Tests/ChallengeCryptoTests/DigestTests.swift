@@ -58,6 +58,29 @@ import Testing
         #expect(Array(code.prefix(expected.count)) == expected)
     }
 
+    /// More keys than are kept (4), each used twice: the first keys a process sees are kept keyed, the rest are
+    /// keyed for one MAC. Run alone, this test's first four keys are kept; after other tests, fewer or none.
+    /// The lengths straddle SHA-256's 64-byte block, past which a key is hashed first.
+    @Test func hmacIsTheSameForKeptAndUnkeptKeys() {
+        let messages = [[], Array("one block".utf8), (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 7) }]
+        for (index, length) in [1, 32, 63, 64, 65, 131].enumerated() {
+            let key = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ index &+ 101) }
+            for message in messages {
+                let expected = hmacFromItsDefinition(key: key, message: message)
+                #expect(HMACSHA256.authenticationCode(key: key, message: message) == expected)
+                #expect(HMACSHA256.authenticationCode(key: key, message: message) == expected)
+            }
+        }
+    }
+
+    /// RFC 2104's H(K ^ opad, H(K ^ ipad, message)), on ``SHA256`` alone.
+    private func hmacFromItsDefinition(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        let blockKey = (key.count > 64 ? SHA256.hash(key) : key) + [UInt8](repeating: 0, count: 64)
+        let padded = blockKey.prefix(64)
+        let innerDigest = SHA256.hash(padded.map { $0 ^ 0x36 } + message)
+        return SHA256.hash(padded.map { $0 ^ 0x5C } + innerDigest)
+    }
+
     @Test func hmacStringMessageIsItsUTF8() {
         let key = Array("Jefe".utf8)
         let code = HMACSHA256.authenticationCode(key: key, message: "what do ya want for nothing?")
