@@ -175,9 +175,9 @@ public struct SignInMetrics: Sendable {
 
         func carries(_ timing: Timing) -> Bool { timed & timing.bit != 0 }
 
-        /// Hashes the lengths of the names and which timings the line carries, in one word, rather than the names'
+        /// Hashes which timings the line carries and the lengths of the names, in one word, rather than the names'
         /// bytes: cheaper on every line. Equal shapes still hash alike, and the few that differ only in names of one
-        /// length (the triggers' all have six letters) are told apart by `==`.
+        /// length are told apart by `==`. The trigger is left out: its names all have six letters.
         func hash(into hasher: inout Hasher) {
             func length(_ name: String?) -> UInt64 { UInt64(truncatingIfNeeded: name?.utf8.count ?? 0) & 0xFF }
             hasher.combine(
@@ -204,14 +204,22 @@ public struct SignInMetrics: Sendable {
         }
         var line: [UInt8] = []
         line.reserveCapacity(middle.count + Self.variableLimit)
-        Self.append(#"{"_aws":{"Timestamp":"#, to: &line)
-        Self.appendDecimal(timestamp, to: &line)
-        line += middle
-        if let time = facts.deliveryTime { Self.appendMember(.delivery, time, to: &line) }
-        if let time = facts.stateStoreTime { Self.appendMember(.stateStore, time, to: &line) }
-        if let initDuration { Self.appendMember(.initialization, initDuration, to: &line) }
-        // The writer escapes every control character, so the line holds no line break but its last byte.
-        Self.append("}\n", to: &line)
+        // What goes before and after the middle is written on the stack first, so that the array takes three
+        // copies rather than a dozen small appends.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.variableLimit) { room in
+            var head = LineWriter(room: room)
+            head.write(#"{"_aws":{"Timestamp":"#)
+            head.writeDecimal(timestamp)
+            line.append(contentsOf: head.written)
+            line.append(contentsOf: middle)
+            var tail = LineWriter(room: room)
+            if let time = facts.deliveryTime { tail.write(.delivery, time) }
+            if let time = facts.stateStoreTime { tail.write(.stateStore, time) }
+            if let initDuration { tail.write(.initialization, initDuration) }
+            // The JSON writer escapes every control character, so the line holds no line break but its last byte.
+            tail.write("}\n")
+            line.append(contentsOf: tail.written)
+        }
         return line
     }
 
@@ -306,13 +314,6 @@ public struct SignInMetrics: Sendable {
         line.append(UInt8(ascii: "\""))
     }
 
-    /// `,"DeliveryMilliseconds":12.345` and the like: milliseconds with three decimals (microsecond precision).
-    private static func appendMember(_ timing: Timing, _ time: Duration, to line: inout [UInt8]) {
-        append(timing.member, to: &line)
-        let (seconds, attoseconds) = time.components
-        appendDecimal(max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000), thousandths: true, to: &line)
-    }
-
     /// `{"Name":…,"Unit":"Milliseconds"}`, after a comma when it follows another metric.
     private static func appendDeclaration(of timing: Timing, to line: inout [UInt8], separated: Bool) {
         if separated { line.append(UInt8(ascii: ",")) }
@@ -344,27 +345,56 @@ public struct SignInMetrics: Sendable {
         count(.stateStoreErrors, when: outcome == .stateStoreError)
         return counts
     }
+}
+
+/// Writes bytes of a metric line one after another into room set aside for them, and stops the process rather than
+/// write past its end.
+private struct LineWriter {
+    let room: UnsafeMutableBufferPointer<UInt8>
+    /// How many bytes are written.
+    private(set) var count = 0
+
+    /// The bytes written.
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: room[..<count]) }
+
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(bytes.count <= room.count - count, "a metric line outgrew the room set aside for it")
+        guard let source = bytes.baseAddress, let target = room.baseAddress else { return }
+        (target + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func write(_ text: StaticString) {
+        text.withUTF8Buffer { write($0) }
+    }
+
+    /// `,"DeliveryMilliseconds":12.345` and the like: milliseconds with three decimals (microsecond precision).
+    mutating func write(_ timing: SignInMetrics.Timing, _ time: Duration) {
+        write(timing.member)
+        let (seconds, attoseconds) = time.components
+        writeDecimal(max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000), thousandths: true)
+    }
 
     /// A whole number in decimal; with `thousandths`, a number of thousandths as a decimal fraction with three
     /// decimals, e.g. `12.345` for 12345 or `0.005` for 5.
-    private static func appendDecimal(_ value: Int64, thousandths: Bool = false, to line: inout [UInt8]) {
-        if value < 0 { line.append(UInt8(ascii: "-")) }
-        // The digits from the last, into room on the stack for the longest (19) and a point, then appended at once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
+    mutating func writeDecimal(_ value: Int64, thousandths: Bool = false) {
+        if value < 0 { write("-") }
+        // The digits from the last, into room on the stack for the longest (19) and a point.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var start = digits.endIndex
             var rest = value.magnitude
-            var count = 0
+            var figures = 0
             repeat {
-                if thousandths && count == 3 {
+                if thousandths && figures == 3 {
                     start -= 1
                     digits[start] = UInt8(ascii: ".")
                 }
                 start -= 1
                 digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
-                count += 1
-            } while rest > 0 || thousandths && count < 4
-            line.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[start...]))
+                figures += 1
+            } while rest > 0 || thousandths && figures < 4
+            write(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 }
