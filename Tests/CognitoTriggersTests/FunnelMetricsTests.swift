@@ -121,6 +121,39 @@ struct FunnelMetricsTests {
             + #","CaptchaReason":"score""# + values(["CaptchaRejected"]) + "}\n")
     }
 
+    @Test("a line of a shape written before is the line a fresh instance writes, whatever came in between")
+    func repeatedShapes() {
+        let settings = MetricsSettings(namespace: "CognitoChallenge", functionName: "sign-in-triggers")
+        let metrics = SignInMetrics(settings: settings)
+        var sent = TriggerFacts(trigger: .create)
+        (sent.stepKind, sent.channel, sent.outcome, sent.stateStoreTime) = (.emailCode, .email, .sent, .microseconds(1_002))
+        var rejected = TriggerFacts(trigger: .verify)
+        (rejected.stepKind, rejected.outcome, rejected.captchaRejection) = (.captcha, .captchaRejected, "score")
+        func expectFresh(_ facts: TriggerFacts, initDuration: Duration? = nil, timestamp: Int64) {
+            let line = metrics.line(for: facts, initDuration: initDuration, timestamp: timestamp)
+            let fresh = SignInMetrics(settings: settings).line(for: facts, initDuration: initDuration, timestamp: timestamp)
+            #expect(String(decoding: line, as: UTF8.self) == String(decoding: fresh, as: UTF8.self))
+        }
+
+        // The same facts twice in a row, then two shapes in turn with other timestamps and timings each round.
+        let first = metrics.line(for: sent, initDuration: nil, timestamp: 1_763_800_000_123)
+        #expect(metrics.line(for: sent, initDuration: nil, timestamp: 1_763_800_000_123) == first)
+        for round in 0..<3 {
+            sent.deliveryTime = round == 1 ? nil : .microseconds(12_345 * Int64(round + 1))
+            expectFresh(sent, timestamp: 1_763_800_000_123 + Int64(round))
+            expectFresh(rejected, timestamp: -Int64(round))
+            expectFresh(sent, initDuration: .milliseconds(42 + round), timestamp: Int64(round))
+            expectFresh(TriggerFacts(), timestamp: 1_763_800_000_000)
+        }
+        // More reasons than the instance keeps shapes of: those past its limit are written whole, and as well.
+        for reason in 0..<100 {
+            rejected.captchaRejection = "reason-\(reason)"
+            expectFresh(rejected, timestamp: 1_763_800_000_000 + Int64(reason))
+        }
+        rejected.captchaRejection = "score"
+        expectFresh(rejected, timestamp: 0)
+    }
+
     @Test("the namespace is METRICS_NAMESPACE; METRICS=off turns metrics off; bad values name their variable")
     func settings() throws {
         let defaults = try MetricsSettings(environment: [:])

@@ -60,6 +60,9 @@ public struct SignInMetrics: Sendable {
     private let detailDirective: [UInt8]
     private let captchaDirective: [UInt8]
     private let functionNameMember: [UInt8]
+    /// The bytes between the timestamp and the timings' values of each shape of line written so far, up to
+    /// ``shapeLimit`` shapes: the first ones seen, which in a sign-in funnel are nearly all there are.
+    private let middles = PosixLock<[Shape: [UInt8]]>([:])
 
     public init(settings: MetricsSettings) {
         self.settings = settings
@@ -86,6 +89,11 @@ public struct SignInMetrics: Sendable {
     /// CloudWatch's limits: metrics per directive, dimensions per set.
     static let metricLimit = 100
     static let dimensionLimit = 30
+    /// The most shapes of line whose middles are kept; a line of any other shape is written whole each time.
+    static let shapeLimit = 64
+    /// The most bytes a line has besides its middle: the opening up to the timestamp, the timestamp, every timing
+    /// (name and value) and the closing.
+    static let variableLimit = 22 + 20 + 3 * (26 + 20) + 2
 
     /// The counters, in the order every line declares and writes them.
     enum Counter: Int, CaseIterable {
@@ -124,6 +132,58 @@ public struct SignInMetrics: Sendable {
     /// The timings, in the order a line declares and writes those it carries.
     enum Timing: String, CaseIterable {
         case delivery = "DeliveryMilliseconds", stateStore = "StateStoreMilliseconds", initialization = "InitMilliseconds"
+
+        /// The name as a line's member begins, e.g. `,"DeliveryMilliseconds":`.
+        var member: StaticString {
+            switch self {
+            case .delivery: #","DeliveryMilliseconds":"#
+            case .stateStore: #","StateStoreMilliseconds":"#
+            case .initialization: #","InitMilliseconds":"#
+            }
+        }
+
+        /// The timing's bit in ``Shape/timed``.
+        var bit: UInt8 {
+            switch self {
+            case .delivery: 1
+            case .stateStore: 2
+            case .initialization: 4
+            }
+        }
+    }
+
+    /// All a line depends on but its timestamp and its timings' values: lines of one shape have the same bytes
+    /// between those, and the counters that moved follow from the trigger, the outcome and a cold start.
+    struct Shape: Hashable {
+        let trigger: TriggerFacts.Trigger?
+        let stepKind: ChallengeKind?
+        let channel: MessageChannel?
+        let outcome: TriggerFacts.Outcome?
+        let captchaRejection: String?
+        /// The timings the line carries, one ``Timing/bit`` each; the initialization timing is a cold start.
+        let timed: UInt8
+
+        init(_ facts: TriggerFacts, coldStart: Bool) {
+            (trigger, stepKind, channel, outcome) = (facts.trigger, facts.stepKind, facts.channel, facts.outcome)
+            captchaRejection = facts.captchaRejection
+            var timed: UInt8 = 0
+            if facts.deliveryTime != nil { timed |= Timing.delivery.bit }
+            if facts.stateStoreTime != nil { timed |= Timing.stateStore.bit }
+            if coldStart { timed |= Timing.initialization.bit }
+            self.timed = timed
+        }
+
+        func carries(_ timing: Timing) -> Bool { timed & timing.bit != 0 }
+
+        /// Hashes which timings the line carries and the lengths of the names, in one word, rather than the names'
+        /// bytes: cheaper on every line. Equal shapes still hash alike, and the few that differ only in names of one
+        /// length are told apart by `==`. The trigger is left out: its names all have six letters.
+        func hash(into hasher: inout Hasher) {
+            func length(_ name: String?) -> UInt64 { UInt64(truncatingIfNeeded: name?.utf8.count ?? 0) & 0xFF }
+            hasher.combine(
+                UInt64(timed) | length(stepKind?.rawValue) << 8 | length(channel?.rawValue) << 16
+                    | length(outcome?.rawValue) << 24 | length(captchaRejection) << 32)
+        }
     }
 
     /// The metric line for one invocation, newline included.
@@ -133,34 +193,59 @@ public struct SignInMetrics: Sendable {
     ///   - initDuration: the process's init time, on its first invocation only (a cold start).
     ///   - timestamp: milliseconds since the Unix epoch.
     public func line(for facts: TriggerFacts, initDuration: Duration?, timestamp: Int64) -> [UInt8] {
-        var counts = Self.counts(facts)
-        if initDuration != nil { counts.insert(.coldStart) }
-        var timings: [(Timing, Duration)] = []
-        timings.reserveCapacity(3)
-        if let time = facts.deliveryTime { timings.append((.delivery, time)) }
-        if let time = facts.stateStoreTime { timings.append((.stateStore, time)) }
-        if let initDuration { timings.append((.initialization, initDuration)) }
-
-        // Written byte by byte from parts made once: the metric line is on every invocation's path, and a JSON tree
-        // of it would cost more than the rest of a Define. Names are ASCII constants; every other string goes
-        // through the JSON writer (or is plain ASCII that needs no escape).
+        // The metric line is on every invocation's path: all of it but the timestamp and the timings' values is
+        // written once per shape, and each line copies that middle between them into an array reserved once.
+        let shape = Shape(facts, coldStart: initDuration != nil)
+        let middle = middles.withLock { known in
+            if let middle = known[shape] { return middle }
+            let middle = self.middle(of: shape)
+            if known.count < Self.shapeLimit { known[shape] = middle }
+            return middle
+        }
         var line: [UInt8] = []
-        line.reserveCapacity(2048)
-        Self.append(#"{"_aws":{"Timestamp":"#, to: &line)
-        Self.appendDecimal(timestamp, to: &line)
+        line.reserveCapacity(middle.count + Self.variableLimit)
+        // What goes before and after the middle is written on the stack first, so that the array takes three
+        // copies rather than a dozen small appends.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.variableLimit) { room in
+            var head = LineWriter(room: room)
+            head.write(#"{"_aws":{"Timestamp":"#)
+            head.writeDecimal(timestamp)
+            line.append(contentsOf: head.written)
+            line.append(contentsOf: middle)
+            var tail = LineWriter(room: room)
+            if let time = facts.deliveryTime { tail.write(.delivery, time) }
+            if let time = facts.stateStoreTime { tail.write(.stateStore, time) }
+            if let initDuration { tail.write(.initialization, initDuration) }
+            // The JSON writer escapes every control character, so the line holds no line break but its last byte.
+            tail.write("}\n")
+            line.append(contentsOf: tail.written)
+        }
+        return line
+    }
+
+    /// The bytes of a line of `shape` from the end of its timestamp to its timings' members: its directives, its
+    /// dimension members and its counters.
+    private func middle(of shape: Shape) -> [UInt8] {
+        var counts = Self.counts(trigger: shape.trigger, outcome: shape.outcome)
+        if shape.carries(.initialization) { counts.insert(.coldStart) }
+        let timings = Timing.allCases.filter(shape.carries)
+
+        // Names are ASCII constants; every other string goes through the JSON writer (or is plain ASCII that needs
+        // no escape).
+        var line: [UInt8] = []
         Self.append(#","CloudWatchMetrics":["#, to: &line)
         line += functionDirective
-        for (timing, _) in timings { Self.appendDeclaration(of: timing, to: &line, separated: true) }
+        for timing in timings { Self.appendDeclaration(of: timing, to: &line, separated: true) }
         Self.append("]}", to: &line)
-        if facts.trigger != nil {
+        if shape.trigger != nil {
             let moved = Counter.allCases.filter { $0 != .coldStart && counts.contains($0) }
-            let timed = timings.lazy.map(\.0).filter { $0 != .initialization }
+            let timed = timings.filter { $0 != .initialization }
             if !moved.isEmpty || !timed.isEmpty {
                 line.append(UInt8(ascii: ","))
                 line += detailDirective
                 for (position, counter) in moved.enumerated() {
                     if position > 0 { line.append(UInt8(ascii: ",")) }
-                    line += Self.declarations[counter.rawValue]
+                    line += counter.declaration
                 }
                 for (position, timing) in timed.enumerated() {
                     Self.appendDeclaration(of: timing, to: &line, separated: position > 0 || !moved.isEmpty)
@@ -168,30 +253,24 @@ public struct SignInMetrics: Sendable {
                 Self.append("]}", to: &line)
             }
         }
-        if facts.captchaRejection != nil {
+        if shape.captchaRejection != nil {
             line.append(UInt8(ascii: ","))
             line += captchaDirective
         }
         Self.append("]}", to: &line)
 
         line += functionNameMember
-        if let trigger = facts.trigger {
+        if let trigger = shape.trigger {
             Self.appendMember("Trigger", trigger.rawValue, to: &line)
-            Self.appendMember("StepKind", facts.stepKind?.rawValue ?? "none", to: &line)
-            Self.appendMember("Channel", facts.channel?.rawValue ?? "none", to: &line)
-            Self.appendMember("Outcome", facts.outcome?.rawValue ?? "none", to: &line)
+            Self.appendMember("StepKind", shape.stepKind?.rawValue ?? "none", to: &line)
+            Self.appendMember("Channel", shape.channel?.rawValue ?? "none", to: &line)
+            Self.appendMember("Outcome", shape.outcome?.rawValue ?? "none", to: &line)
         }
-        if let reason = facts.captchaRejection { Self.appendMember("CaptchaReason", reason, to: &line) }
+        if let reason = shape.captchaRejection { Self.appendMember("CaptchaReason", reason, to: &line) }
         for counter in Counter.allCases {
             Self.appendName(counter.name, to: &line)
             line.append(counts.contains(counter) ? UInt8(ascii: "1") : UInt8(ascii: "0"))
         }
-        for (timing, time) in timings {
-            Self.appendName(timing.rawValue, to: &line)
-            Self.appendMilliseconds(time, to: &line)
-        }
-        // The writer escapes every control character, so the line holds no line break but its last byte.
-        Self.append("}\n", to: &line)
         return line
     }
 
@@ -199,9 +278,6 @@ public struct SignInMetrics: Sendable {
     private static func string(_ text: String) -> [UInt8] {
         JSONValue.string(text).serialized()
     }
-
-    /// Each counter's declaration, by its raw value.
-    private static let declarations = Counter.allCases.map(\.declaration)
 
     /// Appends an ASCII constant.
     private static func append(_ text: StaticString, to line: inout [UInt8]) {
@@ -246,12 +322,11 @@ public struct SignInMetrics: Sendable {
         append(#"","Unit":"Milliseconds"}"#, to: &line)
     }
 
-    /// The counters that moved.
-    static func counts(_ facts: TriggerFacts) -> Moved {
+    /// The counters that moved in an invocation of `trigger` that ended with `outcome`.
+    static func counts(trigger: TriggerFacts.Trigger?, outcome: TriggerFacts.Outcome?) -> Moved {
         var counts = Moved()
         func count(_ counter: Counter, when condition: Bool) { if condition { counts.insert(counter) } }
-        let outcome = facts.outcome
-        switch facts.trigger {
+        switch trigger {
         case .create?:
             count(.challengeCreated, when: [.sent, .reused, .throttled, .decoy, .issued, .steppedUp].contains(outcome))
             count(.codeDelivered, when: outcome == .sent)
@@ -270,27 +345,56 @@ public struct SignInMetrics: Sendable {
         count(.stateStoreErrors, when: outcome == .stateStoreError)
         return counts
     }
+}
 
-    /// A whole number in decimal.
-    private static func appendDecimal(_ value: Int64, to line: inout [UInt8]) {
-        if value < 0 { line.append(UInt8(ascii: "-")) }
-        // The digits from the last, then turned around in place.
-        let start = line.count
-        var rest = value.magnitude
-        repeat {
-            line.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        line[start...].reverse()
+/// Writes bytes of a metric line one after another into room set aside for them, and stops the process rather than
+/// write past its end.
+private struct LineWriter {
+    let room: UnsafeMutableBufferPointer<UInt8>
+    /// How many bytes are written.
+    private(set) var count = 0
+
+    /// The bytes written.
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: room[..<count]) }
+
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(bytes.count <= room.count - count, "a metric line outgrew the room set aside for it")
+        guard let source = bytes.baseAddress, let target = room.baseAddress else { return }
+        (target + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
     }
 
-    /// A duration in milliseconds with three decimals (microsecond precision), e.g. `12.345`.
-    private static func appendMilliseconds(_ duration: Duration, to line: inout [UInt8]) {
-        let (seconds, attoseconds) = duration.components
-        let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
-        appendDecimal(microseconds / 1000, to: &line)
-        let fraction = microseconds % 1000
-        line += [UInt8(ascii: "."), UInt8(ascii: "0") + UInt8(fraction / 100), UInt8(ascii: "0") + UInt8(fraction / 10 % 10),
-                 UInt8(ascii: "0") + UInt8(fraction % 10)]
+    mutating func write(_ text: StaticString) {
+        text.withUTF8Buffer { write($0) }
+    }
+
+    /// `,"DeliveryMilliseconds":12.345` and the like: milliseconds with three decimals (microsecond precision).
+    mutating func write(_ timing: SignInMetrics.Timing, _ time: Duration) {
+        write(timing.member)
+        let (seconds, attoseconds) = time.components
+        writeDecimal(max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000), thousandths: true)
+    }
+
+    /// A whole number in decimal; with `thousandths`, a number of thousandths as a decimal fraction with three
+    /// decimals, e.g. `12.345` for 12345 or `0.005` for 5.
+    mutating func writeDecimal(_ value: Int64, thousandths: Bool = false) {
+        if value < 0 { write("-") }
+        // The digits from the last, into room on the stack for the longest (19) and a point.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.endIndex
+            var rest = value.magnitude
+            var figures = 0
+            repeat {
+                if thousandths && figures == 3 {
+                    start -= 1
+                    digits[start] = UInt8(ascii: ".")
+                }
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                figures += 1
+            } while rest > 0 || thousandths && figures < 4
+            write(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 }
