@@ -1,3 +1,4 @@
+import ChallengeCrypto
 import ChallengeFlows
 import Testing
 
@@ -122,5 +123,15 @@ struct ChallengeSealTextTests {
         var lower = complete
         lower["challenge"] = "email_code"
         #expect(ChallengeSeal(privateParameters: lower) == nil)
+    }
+
+    @Test("the answer hash is HMAC-SHA256 over label, kind, step, expiry, pool, user name and answer joined by NUL")
+    func answerHash() throws {
+        let issued = try Fixture.engine("email-code").create(try Requests.create([]), user: Fixture.jane, now: Fixture.now)
+        let code = try #require(issued.delivery?.code)
+        let message = "cognito-challenge-runtime/v1\u{0}EMAIL_CODE\u{0}0\u{0}1700000180\u{0}us-east-1_EXAMPLE\u{0}jane\u{0}\(code)"
+        #expect(issued.seal.answerHash == HMACSHA256.authenticationCode(key: Fixture.secret, message: message))
+        let keyID = HMACSHA256.authenticationCode(key: Fixture.secret, message: "cognito-challenge-runtime/key-id").prefix(4)
+        #expect(issued.seal.keyID == Hex.encode(keyID))
     }
 }

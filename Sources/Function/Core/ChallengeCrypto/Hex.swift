@@ -33,15 +33,19 @@ public enum Hex {
     /// The bytes of hexadecimal digits given as UTF-8, or nil when they are not an even number of digits.
     package static func decode(utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard utf8.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count / 2)
-        var index = 0
-        while index < utf8.count {
-            guard let high = value(of: utf8[index]), let low = value(of: utf8[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
+        let count = utf8.count / 2
+        var valid = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+            for index in 0..<count {
+                guard let high = value(of: utf8[2 * index]), let low = value(of: utf8[2 * index + 1]) else {
+                    valid = false
+                    return
+                }
+                bytes[index] = high << 4 | low
+                initialized = index + 1
+            }
         }
-        return bytes
+        return valid ? bytes : nil
     }
 
     /// True when the UTF-8 is an even number of hexadecimal digits, i.e. when ``decode(utf8:)`` would succeed.

@@ -110,7 +110,7 @@ public struct ChallengeSeal: Sendable, Equatable {
     }
 }
 
-/// DecimalText integers in seals, written and read as `String(_:)` and `Int64(_:)` do, without a `String` in between.
+/// Decimal integers in seals, written and read as `String(_:)` and `Int64(_:)` do, without a `String` in between.
 private enum DecimalText {
     /// How many bytes `String(value)` has.
     static func length(of value: Int64) -> Int {
@@ -149,7 +149,7 @@ private enum DecimalText {
     }
 }
 
-/// Fills a string's uninitialised storage from its start.
+/// Fills uninitialised storage (a string's or an array's) from its start.
 private struct TextWriter {
     let text: UnsafeMutableBufferPointer<UInt8>
     private(set) var count = 0
@@ -219,16 +219,29 @@ struct AnswerHasher: Sendable {
     func hash(
         normalizedAnswer: String, kind: ChallengeKind, stepIndex: Int, expiresAt: Int64, user: UserIdentity
     ) -> [UInt8] {
-        let fields = [
-            "cognito-challenge-runtime/v1", kind.rawValue, String(stepIndex), String(expiresAt), user.userPoolId,
-            user.userName, normalizedAnswer,
-        ]
-        // Fields are joined with NUL, which none of them can contain in a way that shifts a boundary.
-        var message: [UInt8] = []
-        message.reserveCapacity(fields.reduce(fields.count) { $0 + $1.utf8.count })
-        for (index, field) in fields.enumerated() {
-            if index > 0 { message.append(0) }
-            message.append(contentsOf: field.utf8)
+        // Fields are joined with NUL, which none of them can contain in a way that shifts a boundary; the message is
+        // written straight into an array of its exact length.
+        let label = "cognito-challenge-runtime/v1".utf8
+        let stepIndex = Int64(stepIndex)
+        let length = label.count + kind.rawValue.utf8.count + DecimalText.length(of: stepIndex)
+            + DecimalText.length(of: expiresAt) + user.userPoolId.utf8.count + user.userName.utf8.count
+            + normalizedAnswer.utf8.count + 6
+        let message = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            var writer = TextWriter(text: buffer)
+            writer.append(label)
+            writer.append(0)
+            writer.append(kind.rawValue.utf8)
+            writer.append(0)
+            writer.appendDecimal(stepIndex)
+            writer.append(0)
+            writer.appendDecimal(expiresAt)
+            writer.append(0)
+            writer.append(user.userPoolId.utf8)
+            writer.append(0)
+            writer.append(user.userName.utf8)
+            writer.append(0)
+            writer.append(normalizedAnswer.utf8)
+            initialized = writer.count
         }
         return HMACSHA256.authenticationCode(key: key, message: message)
     }
