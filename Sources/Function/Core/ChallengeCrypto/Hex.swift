@@ -34,18 +34,18 @@ public enum Hex {
     package static func decode(utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard utf8.count % 2 == 0 else { return nil }
         let count = utf8.count / 2
-        var valid = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+        // Decoded on the stack, then copied into an array that `reserveCapacity` allocates: for a digest's few bytes
+        // that costs less than an array made with uninitialised storage, or one grown byte by byte.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { decoded -> [UInt8]? in
             for index in 0..<count {
-                guard let high = value(of: utf8[2 * index]), let low = value(of: utf8[2 * index + 1]) else {
-                    valid = false
-                    return
-                }
-                bytes[index] = high << 4 | low
-                initialized = index + 1
+                guard let high = value(of: utf8[2 * index]), let low = value(of: utf8[2 * index + 1]) else { return nil }
+                decoded[index] = high << 4 | low
             }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: decoded[..<count]))
+            return bytes
         }
-        return valid ? bytes : nil
     }
 
     /// True when the UTF-8 is an even number of hexadecimal digits, i.e. when ``decode(utf8:)`` would succeed.
