@@ -111,10 +111,14 @@ struct ChallengeSealTextTests {
         #expect(ChallengeSeal(metadata: metadata) == nil)
     }
 
-    @Test("private parameters without one of their four fields, or with an unknown kind, are refused")
+    @Test("private parameters without one of their four fields, or with an unknown kind, are refused; other names are ignored")
     func badPrivateParameters() {
         let complete = Self.parameters(step: "0", expiresAt: "1700000180", keyID: "1a2b3c4d")
         #expect(ChallengeSeal(privateParameters: complete) == Self.seal())
+        var extra = complete
+        extra["challengeUrl"] = "https://example.com/a.png"
+        extra["Step"] = "x"
+        #expect(ChallengeSeal(privateParameters: extra) == Self.seal())
         for name in ["challenge", "step", "expiresAt", "answerHash"] {
             var missing = complete
             missing[name] = nil

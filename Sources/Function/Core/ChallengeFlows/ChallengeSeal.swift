@@ -90,10 +90,20 @@ public struct ChallengeSeal: Sendable, Equatable {
 
     /// Reads private parameters this package wrote; nil for anything else.
     public init?(privateParameters parameters: [String: String]) {
-        guard let kind = parameters["challenge"], let step = parameters["step"], let expiresAt = parameters["expiresAt"],
-              let hash = parameters["answerHash"]
-        else { return nil }
-        let keyID = parameters["keyId"]
+        // One pass over the few parameters instead of five hashed look-ups: the names are short ASCII strings, which
+        // compare in a few instructions.
+        var kind: String?, step: String?, expiresAt: String?, hash: String?, keyID: String?
+        for (name, value) in parameters {
+            switch name {
+            case "challenge": kind = value
+            case "step": step = value
+            case "expiresAt": expiresAt = value
+            case "answerHash": hash = value
+            case "keyId": keyID = value
+            default: continue
+            }
+        }
+        guard let kind, let step, let expiresAt, let hash else { return nil }
         guard keyID.map(AnswerHasher.isKeyID) ?? true else { return nil }
         self.init(
             kind: kind, stepIndex: DecimalText.value(of: step), expiresAt: DecimalText.value(of: expiresAt),
