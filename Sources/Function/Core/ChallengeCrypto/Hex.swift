@@ -7,11 +7,16 @@ public enum Hex {
     /// The same for an array (digests, keys), written straight into the string's storage.
     public static func encode(_ bytes: [UInt8]) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { text in
-            for (index, byte) in bytes.enumerated() {
-                text[2 * index] = digit(byte >> 4)
-                text[2 * index + 1] = digit(byte & 0x0F)
-            }
+            encode(bytes, into: text)
             return bytes.count * 2
+        }
+    }
+
+    /// Writes the digits of `bytes`, two per byte, at the start of `text`, which has room for them.
+    package static func encode(_ bytes: [UInt8], into text: UnsafeMutableBufferPointer<UInt8>) {
+        for (index, byte) in bytes.enumerated() {
+            text[2 * index] = digit(byte >> 4)
+            text[2 * index + 1] = digit(byte & 0x0F)
         }
     }
 
@@ -21,17 +26,31 @@ public enum Hex {
 
     /// The bytes, or nil when the text is not an even number of hexadecimal digits.
     public static func decode(_ text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
+        var text = text
+        return text.withUTF8(decode(utf8:))
+    }
+
+    /// The bytes of hexadecimal digits given as UTF-8, or nil when they are not an even number of digits.
+    package static func decode(utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard utf8.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count / 2)
-        var index = 0
-        while index < utf8.count {
-            guard let high = value(of: utf8[index]), let low = value(of: utf8[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
+        let count = utf8.count / 2
+        // Decoded on the stack, then copied into an array that `reserveCapacity` allocates: for a digest's few bytes
+        // that costs less than an array made with uninitialised storage, or one grown byte by byte.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { decoded -> [UInt8]? in
+            for index in 0..<count {
+                guard let high = value(of: utf8[2 * index]), let low = value(of: utf8[2 * index + 1]) else { return nil }
+                decoded[index] = high << 4 | low
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: decoded[..<count]))
+            return bytes
         }
-        return bytes
+    }
+
+    /// True when the UTF-8 is an even number of hexadecimal digits, i.e. when ``decode(utf8:)`` would succeed.
+    package static func isHex(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.count % 2 == 0 && utf8.allSatisfy { value(of: $0) != nil }
     }
 
     private static func value(of digit: UInt8) -> UInt8? {

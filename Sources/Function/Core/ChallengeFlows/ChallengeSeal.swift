@@ -28,45 +28,172 @@ public struct ChallengeSeal: Sendable, Equatable {
 
     /// `KIND:step:expiresAt:hash:keyID`, e.g. `EMAIL_CODE:0:1700000180:9f86…:1a2b3c4d`.
     public var metadata: String {
-        "\(kind.rawValue):\(stepIndex):\(expiresAt):\(Hex.encode(answerHash))" + (keyID.map { ":\($0)" } ?? "")
+        // Written straight into a string of the exact length: every Create and Define writes or reads a seal.
+        let stepIndex = Int64(stepIndex)
+        let length = kind.rawValue.utf8.count + DecimalText.length(of: stepIndex) + DecimalText.length(of: expiresAt)
+            + 2 * answerHash.count + 3 + (keyID.map { 1 + $0.utf8.count } ?? 0)
+        return String(unsafeUninitializedCapacity: length) { text in
+            var writer = TextWriter(text: text)
+            writer.append(kind.rawValue.utf8)
+            writer.append(UInt8(ascii: ":"))
+            writer.appendDecimal(stepIndex)
+            writer.append(UInt8(ascii: ":"))
+            writer.appendDecimal(expiresAt)
+            writer.append(UInt8(ascii: ":"))
+            writer.appendHex(answerHash)
+            if let keyID {
+                writer.append(UInt8(ascii: ":"))
+                writer.append(keyID.utf8)
+            }
+            return writer.count
+        }
     }
 
     /// Reads metadata this package wrote (with or without a key id); nil for anything else.
     public init?(metadata: String) {
-        // Split by byte: ":" is ASCII, and a `Character` split would break the whole text into grapheme clusters.
-        let fields = metadata.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-            .map { String(Substring($0)) }
-        guard fields.count == 4 || fields.count == 5 else { return nil }
+        var metadata = metadata
+        guard let seal = metadata.withUTF8(Self.init(metadataUTF8:)) else { return nil }
+        self = seal
+    }
+
+    /// Reads metadata from its UTF-8, split by byte: ":" is ASCII, and no field may hold one.
+    private init?(metadataUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        let colon = UInt8(ascii: ":")
+        guard let kindEnd = bytes.firstIndex(of: colon),
+              let stepEnd = bytes[(kindEnd + 1)...].firstIndex(of: colon),
+              let expiryEnd = bytes[(stepEnd + 1)...].firstIndex(of: colon)
+        else { return nil }
+        let hashEnd = bytes[(expiryEnd + 1)...].firstIndex(of: colon) ?? bytes.endIndex
+        func field(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+        // A fifth field is the key id; a sixth would hold a ":", which no key id does.
+        let keyID = hashEnd == bytes.endIndex ? nil : field((hashEnd + 1)..<bytes.endIndex)
+        guard keyID.map(AnswerHasher.isKeyID(utf8:)) ?? true else { return nil }
         self.init(
-            kind: fields[0], stepIndex: fields[1], expiresAt: fields[2], hash: fields[3],
-            keyID: fields.count == 5 ? fields[4] : nil)
+            kind: String(decoding: field(0..<kindEnd), as: UTF8.self),
+            stepIndex: DecimalText.value(utf8: field((kindEnd + 1)..<stepEnd)),
+            expiresAt: DecimalText.value(utf8: field((stepEnd + 1)..<expiryEnd)),
+            answerHash: Hex.decode(utf8: field((expiryEnd + 1)..<hashEnd)),
+            keyID: keyID.map { String(decoding: $0, as: UTF8.self) })
     }
 
     // MARK: privateChallengeParameters
 
     public var privateParameters: [String: String] {
-        var parameters = [
-            "challenge": kind.rawValue, "step": String(stepIndex), "expiresAt": String(expiresAt),
-            "answerHash": Hex.encode(answerHash),
-        ]
-        parameters["keyId"] = keyID
+        var parameters = [String: String](minimumCapacity: 5)
+        parameters["challenge"] = kind.rawValue
+        parameters["step"] = String(stepIndex)
+        parameters["expiresAt"] = String(expiresAt)
+        parameters["answerHash"] = Hex.encode(answerHash)
+        if let keyID { parameters["keyId"] = keyID }
         return parameters
     }
 
     /// Reads private parameters this package wrote; nil for anything else.
     public init?(privateParameters parameters: [String: String]) {
-        guard let kind = parameters["challenge"], let step = parameters["step"], let expiresAt = parameters["expiresAt"],
-              let hash = parameters["answerHash"]
-        else { return nil }
-        self.init(kind: kind, stepIndex: step, expiresAt: expiresAt, hash: hash, keyID: parameters["keyId"])
+        // One pass over the few parameters instead of five hashed look-ups: the names are short ASCII strings, which
+        // compare in a few instructions.
+        var kind: String?, step: String?, expiresAt: String?, hash: String?, keyID: String?
+        for (name, value) in parameters {
+            switch name {
+            case "challenge": kind = value
+            case "step": step = value
+            case "expiresAt": expiresAt = value
+            case "answerHash": hash = value
+            case "keyId": keyID = value
+            default: continue
+            }
+        }
+        guard let kind, let step, let expiresAt, let hash else { return nil }
+        guard keyID.map(AnswerHasher.isKeyID) ?? true else { return nil }
+        self.init(
+            kind: kind, stepIndex: DecimalText.value(of: step), expiresAt: DecimalText.value(of: expiresAt),
+            answerHash: Hex.decode(hash), keyID: keyID)
     }
 
-    private init?(kind: String, stepIndex: String, expiresAt: String, hash: String, keyID: String?) {
-        guard let kind = ChallengeKind(rawValue: kind), let stepIndex = Int(stepIndex), stepIndex >= 0,
-              let expiresAt = Int64(expiresAt), let answerHash = Hex.decode(hash), answerHash.count == SHA256.byteCount,
-              keyID.map(AnswerHasher.isKeyID) ?? true
+    /// A seal from fields read from text, each nil where its text did not parse, and a key id already checked; nil
+    /// unless every field is valid.
+    private init?(kind: String, stepIndex: Int64?, expiresAt: Int64?, answerHash: [UInt8]?, keyID: String?) {
+        guard let kind = ChallengeKind(rawValue: kind), let stepIndex = stepIndex.flatMap({ Int(exactly: $0) }),
+              stepIndex >= 0, let expiresAt, let answerHash, answerHash.count == SHA256.byteCount
         else { return nil }
         self.init(kind: kind, stepIndex: stepIndex, expiresAt: expiresAt, answerHash: answerHash, keyID: keyID)
+    }
+}
+
+/// Decimal integers in seals, written and read as `String(_:)` and `Int64(_:)` do, without a `String` in between.
+private enum DecimalText {
+    /// How many bytes `String(value)` has.
+    static func length(of value: Int64) -> Int {
+        var magnitude = value.magnitude
+        var length = value < 0 ? 2 : 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            length += 1
+        }
+        return length
+    }
+
+    /// The value of decimal text as `Int64(_:)` reads it; nil where that is nil.
+    static func value(of text: String) -> Int64? {
+        var text = text
+        return text.withUTF8(value(utf8:))
+    }
+
+    /// The value of an optional `+` or `-` followed by one or more ASCII digits, in range; nil for anything else.
+    static func value(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let negative = bytes.first == UInt8(ascii: "-")
+        let digits = negative || bytes.first == UInt8(ascii: "+") ? bytes.dropFirst() : bytes[...]
+        guard !digits.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            let (shifted, shiftOverflow) = value.multipliedReportingOverflow(by: 10)
+            // A negative value is built downwards so that `Int64.min` fits.
+            let (next, addOverflow) = negative
+                ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !shiftOverflow, !addOverflow else { return nil }
+            value = next
+        }
+        return value
+    }
+}
+
+/// Fills uninitialised storage (a string's or an array's) from its start.
+private struct TextWriter {
+    let text: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(text: UnsafeMutableBufferPointer<UInt8>) {
+        self.text = text
+    }
+
+    mutating func append(_ byte: UInt8) {
+        text[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ bytes: String.UTF8View) {
+        count = text[count...].initialize(fromContentsOf: bytes)
+    }
+
+    /// `value` as `String(value)` writes it.
+    mutating func appendDecimal(_ value: Int64) {
+        let length = DecimalText.length(of: value)
+        var magnitude = value.magnitude
+        var index = count + length
+        repeat {
+            index -= 1
+            text[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        if value < 0 { text[count] = UInt8(ascii: "-") }
+        count += length
+    }
+
+    mutating func appendHex(_ bytes: [UInt8]) {
+        Hex.encode(bytes, into: UnsafeMutableBufferPointer(rebasing: text[count...]))
+        count += 2 * bytes.count
     }
 }
 
@@ -88,7 +215,13 @@ struct AnswerHasher: Sendable {
     }
 
     static func isKeyID(_ text: String) -> Bool {
-        text.utf8.count == 8 && Hex.decode(text) != nil
+        var text = text
+        return text.withUTF8(isKeyID(utf8:))
+    }
+
+    /// The same for UTF-8: 8 hexadecimal digits.
+    static func isKeyID(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.count == 8 && Hex.isHex(utf8: utf8)
     }
 
     /// The keyed hash of an answer, bound to the user, the step and the expiry so that no hash can be replayed
@@ -96,16 +229,29 @@ struct AnswerHasher: Sendable {
     func hash(
         normalizedAnswer: String, kind: ChallengeKind, stepIndex: Int, expiresAt: Int64, user: UserIdentity
     ) -> [UInt8] {
-        let fields = [
-            "cognito-challenge-runtime/v1", kind.rawValue, String(stepIndex), String(expiresAt), user.userPoolId,
-            user.userName, normalizedAnswer,
-        ]
-        // Fields are joined with NUL, which none of them can contain in a way that shifts a boundary.
-        var message: [UInt8] = []
-        message.reserveCapacity(fields.reduce(fields.count) { $0 + $1.utf8.count })
-        for (index, field) in fields.enumerated() {
-            if index > 0 { message.append(0) }
-            message.append(contentsOf: field.utf8)
+        // Fields are joined with NUL, which none of them can contain in a way that shifts a boundary; the message is
+        // written straight into an array of its exact length.
+        let label = "cognito-challenge-runtime/v1".utf8
+        let stepIndex = Int64(stepIndex)
+        let length = label.count + kind.rawValue.utf8.count + DecimalText.length(of: stepIndex)
+            + DecimalText.length(of: expiresAt) + user.userPoolId.utf8.count + user.userName.utf8.count
+            + normalizedAnswer.utf8.count + 6
+        let message = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            var writer = TextWriter(text: buffer)
+            writer.append(label)
+            writer.append(0)
+            writer.append(kind.rawValue.utf8)
+            writer.append(0)
+            writer.appendDecimal(stepIndex)
+            writer.append(0)
+            writer.appendDecimal(expiresAt)
+            writer.append(0)
+            writer.append(user.userPoolId.utf8)
+            writer.append(0)
+            writer.append(user.userName.utf8)
+            writer.append(0)
+            writer.append(normalizedAnswer.utf8)
+            initialized = writer.count
         }
         return HMACSHA256.authenticationCode(key: key, message: message)
     }

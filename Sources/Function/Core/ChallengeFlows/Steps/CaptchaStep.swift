@@ -76,6 +76,6 @@ public struct CaptchaStep: ChallengeStep {
 
     /// A CAPTCHA answer without white space, in lower case.
     public static func normalize(_ answer: String) -> String {
-        String(answer.unicodeScalars.filter { !$0.properties.isWhitespace }).lowercased()
+        answer.removingWhitespace().lowercased()
     }
 }

@@ -77,7 +77,7 @@ extension ChallengeStep {
 
     /// Drops every white-space character.
     public func normalize(_ answer: String) -> String {
-        String(answer.unicodeScalars.filter { !$0.properties.isWhitespace })
+        answer.removingWhitespace()
     }
 
     /// Leaves the judgement to the seal.
@@ -85,4 +85,36 @@ extension ChallengeStep {
 
     /// Unknown.
     public func expectedAnswer(publicParameters: [String: String], context: StepContext) -> String? { nil }
+}
+
+extension String {
+    /// This text without its white-space characters (those with Unicode's `White_Space` property), as answers are
+    /// compared.
+    ///
+    /// ASCII text, as nearly every answer is, is read byte by byte: in ASCII, white space is tab, line feed, vertical
+    /// tab, form feed, carriage return and space, each one byte. Text without any comes back as it is.
+    func removingWhitespace() -> String {
+        var text = self
+        let ascii = text.withUTF8 { bytes -> String? in
+            var whitespace = 0
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                if Self.isASCIIWhitespace(byte) { whitespace += 1 }
+            }
+            guard whitespace > 0 else { return self }
+            return String(unsafeUninitializedCapacity: bytes.count - whitespace) { kept in
+                var count = 0
+                for byte in bytes where !Self.isASCIIWhitespace(byte) {
+                    kept[count] = byte
+                    count += 1
+                }
+                return count
+            }
+        }
+        return ascii ?? String(unicodeScalars.filter { !$0.properties.isWhitespace })
+    }
+
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte)
+    }
 }

@@ -7,6 +7,56 @@ import ChallengeCrypto
 public enum EmailMask {
     /// The masked address, e.g. `j***@e***.com`.
     public static func mask(_ address: String) -> String {
+        var text = address
+        return text.withUTF8(asciiMask) ?? unicodeMask(address)
+    }
+
+    /// The mask of an ASCII address, written byte by byte into a string of the exact length; nil unless every byte
+    /// is ASCII. The same as `unicodeMask(_:)` gives: in ASCII, lower-casing maps bytes one to one, "@" and "." are
+    /// single bytes, and the only character of two bytes is CR LF.
+    private static func asciiMask(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let at = bytes.lastIndex(of: UInt8(ascii: "@"))
+        let domainStart = at.map { $0 + 1 } ?? bytes.endIndex
+        let dot = bytes[domainStart...].lastIndex(of: UInt8(ascii: "."))
+        let localFirst = firstCharacterLength(bytes[..<(at ?? bytes.endIndex)])
+        let domainFirst = firstCharacterLength(bytes[domainStart..<(dot ?? bytes.endIndex)])
+        let topLevel = dot.map { $0..<bytes.endIndex } ?? bytes.endIndex..<bytes.endIndex
+        let length = localFirst + 3 + (at == nil ? 0 : 1 + domainFirst + 3 + topLevel.count)
+        return String(unsafeUninitializedCapacity: length) { text in
+            var count = 0
+            func append(_ range: Range<Int>) {
+                for byte in bytes[range] {
+                    text[count] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
+                    count += 1
+                }
+            }
+            func appendStars() {
+                for _ in 0..<3 {
+                    text[count] = UInt8(ascii: "*")
+                    count += 1
+                }
+            }
+            append(0..<localFirst)
+            appendStars()
+            if let at {
+                append(at..<domainStart)
+                append(domainStart..<(domainStart + domainFirst))
+                appendStars()
+                append(topLevel)
+            }
+            return count
+        }
+    }
+
+    /// How many bytes the first character of an ASCII word has: none when it is empty, two for CR LF, else one.
+    private static func firstCharacterLength(_ word: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
+        guard let first = word.first else { return 0 }
+        return first == 0x0D && word.dropFirst().first == 0x0A ? 2 : 1
+    }
+
+    /// The mask of any address, by Unicode scalars and characters.
+    private static func unicodeMask(_ address: String) -> String {
         let address = address.lowercased()
         // Searched by scalar: "@" and "." are single scalars, and the grapheme breaking of a `Character` search
         // would cost more than the rest of the mask.

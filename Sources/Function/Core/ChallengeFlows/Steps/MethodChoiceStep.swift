@@ -36,7 +36,7 @@ public struct MethodChoiceStep: ChallengeStep {
 
     /// Lower case, without white space.
     public func normalize(_ answer: String) -> String {
-        String(answer.unicodeScalars.filter { !$0.properties.isWhitespace }).lowercased()
+        answer.removingWhitespace().lowercased()
     }
 
     /// Right when the answer names one of the methods and `ClientMetadata` `method` names the same.
