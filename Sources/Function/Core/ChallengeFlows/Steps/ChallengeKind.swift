@@ -18,11 +18,14 @@ public struct ChallengeKind: RawRepresentable, Hashable, Sendable, CustomStringC
 
     /// A kind from its written form; nil unless it is upper-case letters, digits and `_`, starting with a letter.
     public init?(rawValue: String) {
-        let characters = Array(rawValue.utf8)
-        guard let first = characters.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first),
-              characters.count <= Self.maximumLength,
-              characters.allSatisfy({ Self.isKindCharacter($0) })
-        else { return nil }
+        var text = rawValue
+        let valid = text.withUTF8 { characters in
+            guard let first = characters.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first),
+                  characters.count <= Self.maximumLength
+            else { return false }
+            return characters.allSatisfy(Self.isKindCharacter)
+        }
+        guard valid else { return nil }
         self.rawValue = rawValue
     }
 
