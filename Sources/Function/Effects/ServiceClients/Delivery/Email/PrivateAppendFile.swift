@@ -13,8 +13,10 @@ import Basics
 /// it must be a regular file owned by this user with no permission for anyone else — in a shared directory such as
 /// /tmp, a file someone else created beforehand would collect what is written to it.
 ///
-/// The descriptor stays open between appends. Before each one, a single `lstat` of the path checks that the path
-/// still names that file and that the file is still private; a file that was removed or replaced is opened again
+/// The file is opened (created when absent) as the object is made, during a function's init, like a connection, so
+/// that the first append does not pay for creating it; a file that cannot be opened then is reported by the first
+/// append. The descriptor stays open between appends. Before each one, a single `lstat` of the path checks that the
+/// path still names that file and that the file is still private; a file that was removed or replaced is opened again
 /// (with every check), so appends never go to a file that can no longer be found.
 final class PrivateAppendFile {
     let path: String
@@ -23,6 +25,7 @@ final class PrivateAppendFile {
 
     init(path: String) {
         self.path = path
+        _ = try? privateDescriptor()
     }
 
     deinit {
