@@ -51,6 +51,16 @@ struct CurlSessionTargetTests {
         await second.shutdown()
     }
 
+    @Test("a URL without a scheme is taken as http, as libcurl takes one given as CURLOPT_URL")
+    func guessedScheme() async throws {
+        let (server, origin) = try Self.echoServer()
+        let session = try CurlSession()
+        let withoutScheme = String(origin.dropFirst("http://".count))
+        #expect(try Self.target(of: withoutScheme + "/guessed?x=1", method: .get, on: session) == "/guessed?x=1")
+        #expect(try Self.target(of: origin + "/then", method: .get, on: session) == "/then")
+        await server.shutdown()
+    }
+
     @Test("a URL libcurl cannot parse is a clear error, and the session goes on serving good ones")
     func malformedURL() async throws {
         let (server, origin) = try Self.echoServer()

@@ -151,12 +151,15 @@ private final class RequestTarget {
         }
     }
 
+    /// Sets one part; a whole URL is read as libcurl reads a `CURLOPT_URL` (a missing scheme guessed, any scheme
+    /// taken here and judged when the transfer starts).
     private func set(_ which: CURLUPart, _ value: Slice<UnsafeBufferPointer<UInt8>>?) -> CURLUcode {
         guard let value else { return curl_url_set(location, which, nil, 0) }
         part.removeAll(keepingCapacity: true)
         part.append(contentsOf: UnsafeBufferPointer(rebasing: value))
         part.append(0)
-        return part.withUnsafeBytes { curl_url_set(location, which, $0.baseAddress!.assumingMemoryBound(to: CChar.self), 0) }
+        let flags = which == CURLUPART_URL ? UInt32(CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) : 0
+        return part.withUnsafeBytes { curl_url_set(location, which, $0.baseAddress!.assumingMemoryBound(to: CChar.self), flags) }
     }
 
     /// Where the path of an absolute URL without a fragment starts (the `/` after `scheme://authority`); nil for a
