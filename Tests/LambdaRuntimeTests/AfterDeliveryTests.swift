@@ -40,6 +40,8 @@ struct AfterDeliveryTests {
                 record.add("handle \(name)")
                 context.afterDelivery {
                     record.add("after \(name): answer \(record.waitUntilAnswered(name) ? "seen" : "not seen")")
+                    // Work left by work runs before the next event too.
+                    context.afterDelivery { record.add("then \(name)") }
                 }
                 if name == "fail" { throw Refused() }
                 return event
@@ -55,11 +57,11 @@ struct AfterDeliveryTests {
                 }
             }
             // The last follow-up runs before the loop asks for another event: wait for it.
-            for _ in 0..<200 where record.all.count < 6 { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<200 where record.all.count < 9 { try await Task.sleep(for: .milliseconds(10)) }
         }
         #expect(record.all == [
-            "handle one", "after one: answer seen", "handle fail", "after fail: answer seen", "handle two",
-            "after two: answer seen",
+            "handle one", "after one: answer seen", "then one", "handle fail", "after fail: answer seen", "then fail",
+            "handle two", "after two: answer seen", "then two",
         ])
     }
 

@@ -89,13 +89,16 @@ final class DeliveryFollowUps: Sendable {
         pending.withLock { $0.append(work) }
     }
 
-    /// Runs the work left so far, in the order it was left.
+    /// Runs the work left so far, in the order it was left, and any that work leaves in turn.
     func run() {
-        let work = pending.withLock { pending in
-            defer { pending.removeAll(keepingCapacity: true) }
-            return pending
+        while true {
+            let work = pending.withLock { pending in
+                defer { pending.removeAll(keepingCapacity: true) }
+                return pending
+            }
+            guard !work.isEmpty else { return }
+            for item in work { item() }
         }
-        for item in work { item() }
     }
 }
 
