@@ -91,7 +91,7 @@ public struct CognitoTriggerFunction: LambdaHandler {
 
     /// Answers one event; a trigger error is logged in full and reported to Lambda with a message that names only
     /// the request. Either way, one metric line says what happened. The summary line (and a warning) of an answered
-    /// event and the metric line are written once the answer is delivered (``LambdaContext/afterDelivery(_:)``). An
+    /// event and the metric line are written once the answer is delivered (`LambdaContext.afterDelivery(_:)`). An
     /// HTTP API event gets an HTTP response, never a function error, and no metric line.
     public func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
         // A trigger event is read straight into its typed fields. Anything else is read once as a tree: an HTTP API
