@@ -222,9 +222,8 @@ extension JSONCursor {
         default: return false
         }
         try beginObject()
-        var strings: [String: String] = [:]
-        // Room for the attributes a user has, instead of growing (and hashing again) from one.
-        strings.reserveCapacity(8)
+        // Room for the attributes a user has, made at once, instead of growing (and hashing again) from one.
+        var strings = [String: String](minimumCapacity: 8)
         while let key = try nextMember() {
             switch nextKind() {
             case .string: guard strings.updateValue(try readString(), forKey: key.string) == nil else { return false }
