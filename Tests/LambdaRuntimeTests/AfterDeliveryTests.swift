@@ -21,9 +21,11 @@ struct AfterDeliveryTests {
         var all: [String] { entries.withLock { $0 } }
         func markAnswered(_ event: String) { answered.withLock { _ = $0.insert(event) } }
 
-        /// Waits up to two seconds for the test to have received the answer to `event`.
+        /// Waits up to thirty seconds (a loaded machine may be slow to resume the test) for the test to have received
+        /// the answer to `event`. Work run before the answer was sent would hold the answer back, and the test's
+        /// `invoke`, which gives up after a few seconds, would fail.
         func waitUntilAnswered(_ event: String) -> Bool {
-            for _ in 0..<200 {
+            for _ in 0..<3_000 {
                 if answered.withLock({ $0.contains(event) }) { return true }
                 usleep(10_000)
             }
@@ -57,7 +59,7 @@ struct AfterDeliveryTests {
                 }
             }
             // The last follow-up runs before the loop asks for another event: wait for it.
-            for _ in 0..<200 where record.all.count < 9 { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<3_000 where record.all.count < 9 { try await Task.sleep(for: .milliseconds(10)) }
         }
         #expect(record.all == [
             "handle one", "after one: answer seen", "then one", "handle fail", "after fail: answer seen", "then fail",
