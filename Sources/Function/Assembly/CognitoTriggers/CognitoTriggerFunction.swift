@@ -21,11 +21,12 @@ public struct CognitoTriggerFunction: LambdaHandler {
     /// The triggers every invocation goes to.
     public let triggers: CognitoTriggerHandler
     /// Writes the sign-in funnel of every invocation to standard output; nil when `METRICS=off`.
-    public let metrics: SignInMetrics?
+    public var metrics: SignInMetrics? { metricLines?.metrics }
     /// Answers the HTTP API events.
     public let passkeyAPI: PasskeyRegistrationAPI
-    /// Where metric lines go; standard output, where Lambda's log pipeline finds them.
-    let writeMetricLine: @Sendable ([UInt8]) -> Void
+    /// The metrics and where their lines go, shared by reference: an invocation hands it to the work after its answer
+    /// without copying the metrics' tables.
+    let metricLines: MetricLines?
 
     /// A function answered by `triggers` and `passkeyAPI` (by default one that answers that passkeys are not
     /// configured), writing `metrics` (none by default) to standard output.
@@ -39,10 +40,9 @@ public struct CognitoTriggerFunction: LambdaHandler {
         writeMetricLine: @escaping @Sendable ([UInt8]) -> Void
     ) {
         self.triggers = triggers
-        self.metrics = metrics
+        metricLines = metrics.map { MetricLines(metrics: $0, write: writeMetricLine) }
         self.passkeyAPI = passkeyAPI
             ?? PasskeyRegistrationAPI(settings: nil, store: nil, recordKey: [], clock: SystemClock.unixSeconds)
-        self.writeMetricLine = writeMetricLine
     }
 
     /// Reads the configuration from the environment (`CHALLENGE_FLOW` may name any of `steps` next to the
@@ -105,10 +105,10 @@ public struct CognitoTriggerFunction: LambdaHandler {
         var facts = TriggerFacts()
         defer {
             // Written once the answer is on its way: Cognito does not wait for the metric line.
-            if let metrics {
+            if let metricLines {
                 let (facts, initDuration, timestamp) = (facts, context.initDuration, SystemClock.unixMilliseconds())
-                context.afterDelivery { [writeMetricLine] in
-                    writeMetricLine(metrics.line(for: facts, initDuration: initDuration, timestamp: timestamp))
+                context.afterDelivery {
+                    metricLines.write(metricLines.metrics.line(for: facts, initDuration: initDuration, timestamp: timestamp))
                 }
             }
         }
@@ -141,6 +141,17 @@ extension CognitoTriggerFunction {
             context.logger.info(result.summary)
         }
         return result.response.serialized()
+    }
+}
+
+/// The function's metrics and where it writes their lines.
+final class MetricLines: Sendable {
+    let metrics: SignInMetrics
+    let write: @Sendable ([UInt8]) -> Void
+
+    init(metrics: SignInMetrics, write: @escaping @Sendable ([UInt8]) -> Void) {
+        self.metrics = metrics
+        self.write = write
     }
 }
 
