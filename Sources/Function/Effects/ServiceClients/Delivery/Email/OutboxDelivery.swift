@@ -24,16 +24,18 @@ public final class OutboxDelivery: CodeDelivery {
 
     /// Appends the message: its channel, recipient, user, code (a link's token) and link if it is one.
     public func deliver(_ message: CodeMessage) throws {
-        var line = JSONObject([
+        var members: [JSONObject.Member] = [
             ("channel", .string(message.channel.rawValue)),
             ("to", .string(message.recipient)),
             ("userName", .string(message.userName)),
             ("code", .string(message.code)),
             ("validForSeconds", .number(JSONNumber(message.validForSeconds))),
             ("sentAt", .number(JSONNumber(Int(clock())))),
-        ])
-        if let link = message.link { line["link"] = .string(link) }
-        try file.append(JSONValue.object(line).serialized() + [UInt8(ascii: "\n")])
+        ]
+        if let link = message.link { members.append(("link", .string(link))) }
+        var line = JSONValue.object(JSONObject(distinctMembers: members)).serialized()
+        line.append(UInt8(ascii: "\n"))
+        try file.append(line)
     }
 
     /// One message found in an outbox file.
