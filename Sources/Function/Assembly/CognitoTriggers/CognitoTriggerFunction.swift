@@ -97,10 +97,14 @@ public struct CognitoTriggerFunction: LambdaHandler {
         // A trigger event is read straight into its typed fields. Anything else is read once as a tree: an HTTP API
         // event (version "2.0", which no trigger event has) goes to the passkey API, and bytes that are not JSON go
         // to the triggers, which report them as today.
-        let trigger = AuthChallengeEvent(readingDirectly: event).flatMap { $0.header.version == "2.0" ? nil : $0 }
-        let document = trigger == nil ? try? ParsedDocument(parsingEvent: event) : nil
-        if let document, HTTPAPIEvent.isHTTPAPIEvent(document.value) {
-            return answer(document.value, context: context)
+        let reading: EventReading
+        if let trigger = AuthChallengeEvent(readingDirectly: event), trigger.header.version != "2.0" {
+            reading = .trigger(trigger)
+        } else if let document = try? ParsedDocument(parsingEvent: event) {
+            if HTTPAPIEvent.isHTTPAPIEvent(document.value) { return answer(document.value, context: context) }
+            reading = .document(document)
+        } else {
+            reading = .bytes
         }
         var facts = TriggerFacts()
         defer {
@@ -113,12 +117,10 @@ public struct CognitoTriggerFunction: LambdaHandler {
             }
         }
         do {
-            let result = if let trigger {
-                try triggers.handle(trigger, facts: &facts)
-            } else if let document {
-                try triggers.handle(document, facts: &facts)
-            } else {
-                try triggers.handle(event, facts: &facts)
+            let result = switch reading {
+            case .trigger(let trigger): try triggers.handle(trigger, facts: &facts)
+            case .document(let document): try triggers.handle(document, facts: &facts)
+            case .bytes: try triggers.handle(event, facts: &facts)
             }
             if let warning = result.warning { context.logger.warn(warning) }
             context.logger.info(result.summary)
@@ -129,6 +131,16 @@ public struct CognitoTriggerFunction: LambdaHandler {
             throw FunctionError(errorType: error.errorType, description: TriggerError.publicMessage(reference: context.requestID))
         }
     }
+}
+
+/// How an event was read before the triggers take it.
+private enum EventReading {
+    /// A trigger event, read straight into its typed fields.
+    case trigger(AuthChallengeEvent)
+    /// JSON that is not a trigger event read directly, read as a tree.
+    case document(ParsedDocument)
+    /// Bytes that are not JSON.
+    case bytes
 }
 
 extension CognitoTriggerFunction {
