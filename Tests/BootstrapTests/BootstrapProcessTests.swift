@@ -93,6 +93,27 @@ import Testing
         #expect(log.contains("PreSignUp_SignUp"))
     }
 
+    /// A proxy set for the function's own calls (here one that refuses every connection) never carries the loop's
+    /// requests to the Runtime API, which libcurl would otherwise send through it, 127.0.0.1 included.
+    @Test func reachesTheRuntimeAPIWithProxyVariablesSet() async throws {
+        let emulator = RuntimeAPIEmulator()
+        let address = try await emulator.start()
+        let refusingProxy = "http://127.0.0.1:1"
+        let bootstrap = try BootstrapProcess(
+            "bootstrap", runtimeAPI: address,
+            environment: [
+                "CODE_HASH_SECRET": Self.secret, "CODE_DELIVERY": "outbox", "OUTBOX_PATH": Self.outboxPath(),
+                "http_proxy": refusingProxy, "HTTP_PROXY": refusingProxy, "all_proxy": refusingProxy,
+                "ALL_PROXY": refusingProxy,
+            ])
+        guard case .response = try await invoke(emulator, try sampleEvent("email-code/01-define-start.json")) else {
+            Issue.record("the bootstrap should answer through no proxy: \(bootstrap.standardError())"); return
+        }
+        bootstrap.terminate()
+        #expect(try await bootstrap.exitStatus() == 0)
+        await emulator.shutdown()
+    }
+
     @Test func aBadConfigurationIsAnInitErrorAndExitStatus1() async throws {
         let emulator = RuntimeAPIEmulator()
         let address = try await emulator.start()

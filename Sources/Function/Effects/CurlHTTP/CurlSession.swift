@@ -18,7 +18,10 @@ public final class CurlSession {
     /// - Parameter caFile: a PEM bundle of trusted certificate authorities for HTTPS, in place of the one libcurl
     ///   was built to look for (Amazon Linux keeps it at `/etc/pki/tls/certs/ca-bundle.crt`, Debian at
     ///   `/etc/ssl/certs/ca-certificates.crt`).
-    public init(caFile: String? = nil) throws(CurlError) {
+    /// - Parameter usesProxies: false for an endpoint that is never reached through a proxy (the Lambda Runtime API):
+    ///   libcurl then does not read the proxy variables (`http_proxy`, `no_proxy`, …) at every request, and a proxy
+    ///   set for the function's own calls never carries the runtime's.
+    public init(caFile: String? = nil, usesProxies: Bool = true) throws(CurlError) {
         guard Self.globalInitialization == CURLE_OK, let handle = curl_easy_init() else {
             errorBuffer.deallocate()
             throw CurlError(kind: .other, code: Int32(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start")
@@ -47,6 +50,10 @@ public final class CurlSession {
         ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         if let caFile {
             caFile.withCString { path in _ = ccurl_setopt_pointer(handle, CURLOPT_CAINFO, path) }
+        }
+        if !usesProxies {
+            // No proxy for any host; libcurl copies the string.
+            "*".withCString { hosts in _ = ccurl_setopt_pointer(handle, CURLOPT_NOPROXY, hosts) }
         }
     }
 

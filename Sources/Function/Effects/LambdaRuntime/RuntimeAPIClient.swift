@@ -50,7 +50,7 @@ final class RuntimeAPIClient {
     ///   gives up and returns nil.
     init(address: String, shouldStop: @escaping @Sendable () -> Bool) throws(RuntimeAPIFailure) {
         do {
-            session = try CurlSession()
+            session = try CurlSession(usesProxies: false)
         } catch {
             throw RuntimeAPIFailure(description: "cannot start libcurl: \(error)")
         }
