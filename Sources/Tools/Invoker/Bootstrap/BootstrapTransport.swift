@@ -39,7 +39,8 @@ public struct BootstrapSettings: Sendable {
 public actor BootstrapTransport: TriggerTransport {
     public nonisolated let label: String
     private let settings: BootstrapSettings
-    private let emulator: RuntimeAPIEmulator
+    /// The Runtime API the bootstrap is pointed at.
+    nonisolated let emulator: RuntimeAPIEmulator
     private var address: String?
     private var process: ChildProcess?
     /// The running process's metric lines, when they are captured.
@@ -91,8 +92,10 @@ public actor BootstrapTransport: TriggerTransport {
             switch result.outcome {
             case .response(let bytes):
                 outcome = .response(bytes)
+                await nextRequest(after: result, from: process)
             case .functionError(let reported):
                 outcome = Self.functionError(reported)
+                await nextRequest(after: result, from: process)
             case .timedOut:
                 // Lambda ends the sandbox: the next invocation starts a fresh process.
                 await stop(process)
@@ -109,7 +112,7 @@ public actor BootstrapTransport: TriggerTransport {
         let report = ExecutionReport(
             requestId: requestId, duration: duration, initDuration: initDuration, memorySizeMB: settings.memorySizeMB,
             maxMemoryUsedMB: process.peakMemoryMiB)
-        // The function writes its line once its answer is delivered, so the line comes a moment after the answer.
+        // The function writes its line once its answer is delivered; the reader may take a moment to pass it on.
         let metrics = settings.capturesMetrics ? metricLines?.take(waitingUpTo: .milliseconds(250)) : nil
         return Invocation(requestId: requestId, outcome: outcome, duration: duration, report: report, metrics: metrics)
     }
@@ -187,6 +190,26 @@ public actor BootstrapTransport: TriggerTransport {
         case .tooSlow?, nil:
             await stop(child)
             throw .bootstrapDidNotStart("it did not ask for an event within \(initTimeout) (init timeout)")
+        }
+    }
+
+    /// How long the bootstrap has, after its answer, to ask for its next event before the invocation is returned
+    /// without it.
+    static let followUpLimit: Duration = .seconds(1)
+
+    /// Waits until the bootstrap asks for its next event after the invocation that ended with `result`, for up to
+    /// ``followUpLimit`` and no longer than the process lives. What it does once its answer is delivered (its log
+    /// lines on the standard error it shares with this process, its metric line) is then done, so it comes before
+    /// whatever the caller prints of the answer. Lambda, too, counts an invocation as ended only when the runtime asks
+    /// for the next event.
+    private func nextRequest(after result: InvocationResult, from process: ChildProcess) async {
+        let emulator = self.emulator
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await emulator.nextRequest(after: result.nextRequestCount) }
+            group.addTask { _ = await process.terminated() }
+            group.addTask { try? await Task.sleep(for: Self.followUpLimit) }
+            await group.next()
+            group.cancelAll()
         }
     }
 
