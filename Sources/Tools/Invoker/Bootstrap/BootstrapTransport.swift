@@ -17,13 +17,17 @@ public struct BootstrapSettings: Sendable {
     /// Give each invocation the metric line the bootstrap wrote (``Invocation/metrics``); without it the metric lines
     /// are dropped. Any other output on its standard output goes to standard error either way.
     public var capturesMetrics: Bool
+    /// How long the bootstrap has, once it has answered, to ask for its next event before the invocation is returned
+    /// without that (see ``BootstrapTransport``).
+    public var nextRequestLimit: Duration
 
     public init(
         path: String, environment: [String: String], timeout: Duration = .seconds(5), initTimeout: Duration = .seconds(10),
         memorySizeMB: Int = 128, function: FunctionIdentity = FunctionIdentity(name: LocalDefaults.functionName),
-        capturesMetrics: Bool = false
+        capturesMetrics: Bool = false, nextRequestLimit: Duration = .seconds(1)
     ) {
         self.capturesMetrics = capturesMetrics
+        self.nextRequestLimit = nextRequestLimit
         self.path = path
         self.environment = environment
         self.timeout = timeout
@@ -36,6 +40,8 @@ public struct BootstrapSettings: Sendable {
 /// Runs the function in a real bootstrap process against an embedded Runtime API emulator: the bootstrap is started
 /// on first use (and again after it dies or is killed for a timeout), each invocation gets a deadline, an ARN and a
 /// trace id, and ends with Lambda's REPORT figures. Invocations run one at a time; concurrent callers wait in order.
+/// An answered invocation is returned once the bootstrap has asked for its next event (or after
+/// ``BootstrapSettings/nextRequestLimit``): what it writes after its answer, such as its log lines, is written by then.
 public actor BootstrapTransport: TriggerTransport {
     public nonisolated let label: String
     private let settings: BootstrapSettings
@@ -193,21 +199,17 @@ public actor BootstrapTransport: TriggerTransport {
         }
     }
 
-    /// How long the bootstrap has, after its answer, to ask for its next event before the invocation is returned
-    /// without it.
-    static let followUpLimit: Duration = .seconds(1)
-
     /// Waits until the bootstrap asks for its next event after the invocation that ended with `result`, for up to
-    /// ``followUpLimit`` and no longer than the process lives. What it does once its answer is delivered (its log
+    /// ``BootstrapSettings/nextRequestLimit`` and no longer than the process lives. What it does once its answer is delivered (its log
     /// lines on the standard error it shares with this process, its metric line) is then done, so it comes before
     /// whatever the caller prints of the answer. Lambda, too, counts an invocation as ended only when the runtime asks
     /// for the next event.
     private func nextRequest(after result: InvocationResult, from process: ChildProcess) async {
-        let emulator = self.emulator
+        let (emulator, limit) = (self.emulator, settings.nextRequestLimit)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { _ = await emulator.nextRequest(after: result.nextRequestCount) }
             group.addTask { _ = await process.terminated() }
-            group.addTask { try? await Task.sleep(for: Self.followUpLimit) }
+            group.addTask { try? await Task.sleep(for: limit) }
             await group.next()
             group.cancelAll()
         }
