@@ -200,10 +200,10 @@ public actor BootstrapTransport: TriggerTransport {
     }
 
     /// Waits until the bootstrap asks for its next event after the invocation that ended with `result`, for up to
-    /// ``BootstrapSettings/nextRequestLimit`` and no longer than the process lives. What it does once its answer is delivered (its log
-    /// lines on the standard error it shares with this process, its metric line) is then done, so it comes before
-    /// whatever the caller prints of the answer. Lambda, too, counts an invocation as ended only when the runtime asks
-    /// for the next event.
+    /// ``BootstrapSettings/nextRequestLimit`` and no longer than the process lives. What it does once its answer is
+    /// delivered (its log lines on the standard error it shares with this process, its metric line) is then done, so
+    /// it comes before whatever the caller prints of the answer. Lambda, too, counts an invocation as ended only when
+    /// the runtime asks for the next event.
     private func nextRequest(after result: InvocationResult, from process: ChildProcess) async {
         let (emulator, limit) = (self.emulator, settings.nextRequestLimit)
         await withTaskGroup(of: Void.self) { group in
