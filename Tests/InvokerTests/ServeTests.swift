@@ -180,11 +180,33 @@ struct ServeTests {
 
 /// Stand-in bootstraps written in Python: they take an event from the Runtime API and then misbehave.
 enum StandIn {
+    /// The Python that opens the Runtime API's invocation endpoints (`api + "next"`).
+    private static let runtimeAPI = """
+        import os, urllib.request as http
+        api = "http://" + os.environ["AWS_LAMBDA_RUNTIME_API"] + "/2018-06-01/runtime/invocation/"
+        """
+
     static func takesOneEventThen(_ shellAction: String) -> String {
         """
         #!/bin/sh
-        python3 -c 'import os, urllib.request; urllib.request.urlopen("http://" + os.environ["AWS_LAMBDA_RUNTIME_API"] + "/2018-06-01/runtime/invocation/next").read()'
+        python3 -c '\(runtimeAPI)
+        http.urlopen(api + "next").read()'
         \(shellAction)
+        """
+    }
+
+    /// Answers one event with the event itself, runs `shellAction`, then asks for the next event (which it waits for).
+    static func answersOneEventThen(_ shellAction: String) -> String {
+        """
+        #!/bin/sh
+        python3 -c '\(runtimeAPI)
+        taken = http.urlopen(api + "next")
+        event = taken.read()
+        answer = api + taken.headers["Lambda-Runtime-Aws-Request-Id"] + "/response"
+        http.urlopen(http.Request(answer, data=event, method="POST")).read()'
+        \(shellAction)
+        python3 -c '\(runtimeAPI)
+        http.urlopen(api + "next").read()'
         """
     }
 }

@@ -89,10 +89,10 @@ public struct CognitoTriggerFunction: LambdaHandler {
         }
     }
 
-    /// Answers one event; a trigger error is logged in full and reported to Lambda with a message that names only
-    /// the request. Either way, one metric line says what happened, written once the answer is delivered
-    /// (`LambdaContext.afterDelivery(_:)`). An HTTP API event gets an HTTP response, never a function error, and no
-    /// metric line.
+    /// Answers one event; a trigger error is logged in full at once and reported to Lambda with a message that names
+    /// only the request. Either way, one metric line says what happened. The summary line (and a warning) of an
+    /// answered event and the metric line are written once the answer is delivered (`LambdaContext.afterDelivery(_:)`),
+    /// in that order. An HTTP API event gets an HTTP response, never a function error, and no metric line.
     public func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
         // A trigger event is read straight into its typed fields. Anything else is read once as a tree: an HTTP API
         // event (version "2.0", which no trigger event has) goes to the passkey API, and bytes that are not JSON go
@@ -107,11 +107,16 @@ public struct CognitoTriggerFunction: LambdaHandler {
             reading = .bytes
         }
         var facts = TriggerFacts()
+        var outcome: (summary: String, warning: String?)?
         defer {
-            // Written once the answer is on its way: Cognito does not wait for the metric line.
-            if let metricLines {
-                let (facts, initDuration, timestamp) = (facts, context.initDuration, SystemClock.unixMilliseconds())
-                context.afterDelivery {
+            // Written once the answer is on its way: Cognito waits for neither the log lines nor the metric line.
+            let (facts, outcome, initDuration, timestamp) = (facts, outcome, context.initDuration, SystemClock.unixMilliseconds())
+            context.afterDelivery { [logger = context.logger, metricLines] in
+                if let outcome {
+                    if let warning = outcome.warning { logger.warn(warning) }
+                    logger.info(outcome.summary)
+                }
+                if let metricLines {
                     metricLines.write(metricLines.metrics.line(for: facts, initDuration: initDuration, timestamp: timestamp))
                 }
             }
@@ -122,8 +127,7 @@ public struct CognitoTriggerFunction: LambdaHandler {
             case .document(let document): try triggers.handle(document, facts: &facts)
             case .bytes: try triggers.handle(event, facts: &facts)
             }
-            if let warning = result.warning { context.logger.warn(warning) }
-            context.logger.info(result.summary)
+            outcome = (result.summary, result.warning)
             return result.responseBytes
         } catch {
             // The detail stays in the log; Cognito shows the error message to whoever is signing in.

@@ -17,13 +17,17 @@ public struct BootstrapSettings: Sendable {
     /// Give each invocation the metric line the bootstrap wrote (``Invocation/metrics``); without it the metric lines
     /// are dropped. Any other output on its standard output goes to standard error either way.
     public var capturesMetrics: Bool
+    /// How long the bootstrap has, once it has answered, to ask for its next event before the invocation is returned
+    /// without that (see ``BootstrapTransport``).
+    public var nextRequestLimit: Duration
 
     public init(
         path: String, environment: [String: String], timeout: Duration = .seconds(5), initTimeout: Duration = .seconds(10),
         memorySizeMB: Int = 128, function: FunctionIdentity = FunctionIdentity(name: LocalDefaults.functionName),
-        capturesMetrics: Bool = false
+        capturesMetrics: Bool = false, nextRequestLimit: Duration = .seconds(1)
     ) {
         self.capturesMetrics = capturesMetrics
+        self.nextRequestLimit = nextRequestLimit
         self.path = path
         self.environment = environment
         self.timeout = timeout
@@ -36,10 +40,13 @@ public struct BootstrapSettings: Sendable {
 /// Runs the function in a real bootstrap process against an embedded Runtime API emulator: the bootstrap is started
 /// on first use (and again after it dies or is killed for a timeout), each invocation gets a deadline, an ARN and a
 /// trace id, and ends with Lambda's REPORT figures. Invocations run one at a time; concurrent callers wait in order.
+/// An answered invocation is returned once the bootstrap has asked for its next event (or after
+/// ``BootstrapSettings/nextRequestLimit``): what it writes after its answer, such as its log lines, is written by then.
 public actor BootstrapTransport: TriggerTransport {
     public nonisolated let label: String
     private let settings: BootstrapSettings
-    private let emulator: RuntimeAPIEmulator
+    /// The Runtime API the bootstrap is pointed at.
+    nonisolated let emulator: RuntimeAPIEmulator
     private var address: String?
     private var process: ChildProcess?
     /// The running process's metric lines, when they are captured.
@@ -91,8 +98,10 @@ public actor BootstrapTransport: TriggerTransport {
             switch result.outcome {
             case .response(let bytes):
                 outcome = .response(bytes)
+                await nextRequest(after: result, from: process)
             case .functionError(let reported):
                 outcome = Self.functionError(reported)
+                await nextRequest(after: result, from: process)
             case .timedOut:
                 // Lambda ends the sandbox: the next invocation starts a fresh process.
                 await stop(process)
@@ -109,7 +118,7 @@ public actor BootstrapTransport: TriggerTransport {
         let report = ExecutionReport(
             requestId: requestId, duration: duration, initDuration: initDuration, memorySizeMB: settings.memorySizeMB,
             maxMemoryUsedMB: process.peakMemoryMiB)
-        // The function writes its line once its answer is delivered, so the line comes a moment after the answer.
+        // The function writes its line once its answer is delivered; the reader may take a moment to pass it on.
         let metrics = settings.capturesMetrics ? metricLines?.take(waitingUpTo: .milliseconds(250)) : nil
         return Invocation(requestId: requestId, outcome: outcome, duration: duration, report: report, metrics: metrics)
     }
@@ -187,6 +196,22 @@ public actor BootstrapTransport: TriggerTransport {
         case .tooSlow?, nil:
             await stop(child)
             throw .bootstrapDidNotStart("it did not ask for an event within \(initTimeout) (init timeout)")
+        }
+    }
+
+    /// Waits until the bootstrap asks for its next event after the invocation that ended with `result`, for up to
+    /// ``BootstrapSettings/nextRequestLimit`` and no longer than the process lives. What it does once its answer is
+    /// delivered (its log lines on the standard error it shares with this process, its metric line) is then done, so
+    /// it comes before whatever the caller prints of the answer. Lambda, too, counts an invocation as ended only when
+    /// the runtime asks for the next event.
+    private func nextRequest(after result: InvocationResult, from process: ChildProcess) async {
+        let (emulator, limit) = (self.emulator, settings.nextRequestLimit)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await emulator.nextRequest(after: result.nextRequestCount) }
+            group.addTask { _ = await process.terminated() }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
         }
     }
 

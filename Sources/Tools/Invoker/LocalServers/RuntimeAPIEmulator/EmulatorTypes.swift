@@ -47,6 +47,9 @@ public struct InvocationResult: Sendable {
     /// From the moment the event was written to the runtime to the moment its answer arrived, as the server saw it;
     /// nil when the runtime never answered.
     public let runtimeDuration: Duration?
+    /// How many times the runtime had asked for an invocation (`GET next`) when this one ended; see
+    /// ``RuntimeAPIEmulator/nextRequest(after:)``.
+    public let nextRequestCount: Int
 }
 
 /// How a runtime process started.

@@ -2,8 +2,8 @@ import Basics
 import NIOCore
 
 /// Pairs invocations from `invoke` callers with the runtime's `GET next` requests, one at a time, and tracks each
-/// invocation until its answer, its timeout, or shutdown. All state sits behind one lock; continuations and promises
-/// are completed outside it.
+/// invocation until its answer, its timeout, or shutdown; counts the `GET next` requests, for callers that wait for
+/// the runtime's next one. All state sits behind one lock; continuations and promises are completed outside it.
 final class InvocationBroker: Sendable {
     /// An invocation waiting for, or handed to, the runtime.
     struct Invocation: Sendable {
@@ -13,8 +13,11 @@ final class InvocationBroker: Sendable {
         let headers: [(String, String)]
         let caller: CheckedContinuation<InvocationResult, Never>
 
-        func end(_ outcome: InvocationOutcome, runtimeDuration: Duration? = nil) {
-            caller.resume(returning: InvocationResult(requestID: requestID, outcome: outcome, runtimeDuration: runtimeDuration))
+        /// Ends the invocation; `nextRequests` is the count of `GET next` requests when it ended.
+        func end(_ outcome: InvocationOutcome, runtimeDuration: Duration? = nil, nextRequests: Int) {
+            caller.resume(
+                returning: InvocationResult(
+                    requestID: requestID, outcome: outcome, runtimeDuration: runtimeDuration, nextRequestCount: nextRequests))
         }
     }
 
@@ -35,6 +38,12 @@ final class InvocationBroker: Sendable {
         let promise: EventLoopPromise<Invocation>
     }
 
+    /// A caller waiting for the count of `GET next` requests to pass `count`.
+    private struct NextWaiter {
+        let count: Int
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
     private struct State {
         var queue: [Invocation] = []
         var parked: ParkedNext?
@@ -42,6 +51,10 @@ final class InvocationBroker: Sendable {
         var faults: [RuntimeEndpoint: InjectedFault] = [:]
         var start: RuntimeStart?
         var startWaiters: [Int: CheckedContinuation<RuntimeStart, any Error>] = [:]
+        var nextRequests = 0
+        var nextWaiters: [Int: NextWaiter] = [:]
+        /// Set by ``abandonAll()``: waits for a `GET next` end at once.
+        var closed = false
         var nextTicket = 0
     }
 
@@ -50,9 +63,9 @@ final class InvocationBroker: Sendable {
     /// Queues an invocation, or hands it straight to a waiting `GET next`. Called from the caller's task: when that
     /// task is already cancelled, the invocation ends as abandoned at once.
     func enqueue(_ invocation: Invocation) {
-        enum Placement { case handed(ParkedNext), queued, cancelled }
+        enum Placement { case handed(ParkedNext), queued, cancelled(nextRequests: Int) }
         let placement = state.withLock { state -> Placement in
-            guard !Task.isCancelled else { return .cancelled }
+            guard !Task.isCancelled else { return .cancelled(nextRequests: state.nextRequests) }
             guard let parked = state.parked else {
                 state.queue.append(invocation)
                 return .queued
@@ -64,40 +77,71 @@ final class InvocationBroker: Sendable {
         switch placement {
         case .handed(let parked): parked.promise.succeed(invocation)
         case .queued: break
-        case .cancelled: invocation.end(.abandoned)
+        case .cancelled(let nextRequests): invocation.end(.abandoned, nextRequests: nextRequests)
         }
     }
 
     /// The caller gave up: the invocation ends as abandoned, and a late answer from the runtime is refused.
     func cancel(_ requestID: String) {
-        let invocation = state.withLock { state -> Invocation? in
+        let (invocation, nextRequests) = state.withLock { state -> (Invocation?, Int) in
             if let index = state.queue.firstIndex(where: { $0.requestID == requestID }) {
-                return state.queue.remove(at: index)
+                return (state.queue.remove(at: index), state.nextRequests)
             }
             let running = state.running.removeValue(forKey: requestID)
             running?.timer?.cancel()
-            return running?.invocation
+            return (running?.invocation, state.nextRequests)
         }
-        invocation?.end(.abandoned)
+        invocation?.end(.abandoned, nextRequests: nextRequests)
     }
 
     /// The runtime asks for an invocation on this channel.
     func next(channel: ObjectIdentifier, eventLoop: any EventLoop) -> NextAnswer {
-        let (answer, previous, started) = state.withLock { state in
+        let (answer, previous, started, asked) = state.withLock { state in
             let started = state.start == nil ? Self.settle(&state, .ready(.now)) : nil
+            state.nextRequests += 1
+            let asks = state.nextRequests
+            let asked = Self.takeNextWaiters(&state) { $0.count < asks }
             guard state.queue.isEmpty else {
                 let invocation = state.queue.removeFirst()
                 state.running[invocation.requestID] = Running(invocation: invocation)
-                return (NextAnswer.invocation(invocation), ParkedNext?.none, started)
+                return (NextAnswer.invocation(invocation), ParkedNext?.none, started, asked)
             }
             let previous = state.parked
             let promise = eventLoop.makePromise(of: Invocation.self)
             state.parked = ParkedNext(channel: channel, promise: promise)
-            return (NextAnswer.wait(promise.futureResult), previous, started)
+            return (NextAnswer.wait(promise.futureResult), previous, started, asked)
         }
         previous?.promise.fail(ChannelError.ioOnClosedChannel)
         started?.deliver()
+        for waiter in asked { waiter.resume(returning: true) }
         return answer
+    }
+
+    /// How many `GET next` requests the runtime has made.
+    var nextRequestCount: Int {
+        state.withLock { $0.nextRequests }
+    }
+
+    /// Waits until the count of `GET next` requests passes `count`: true then; false when ``abandonAll()`` (before
+    /// or during the wait) or the waiting task's cancellation comes first.
+    func nextRequest(after count: Int) async -> Bool {
+        let ticket = state.withLock { state in
+            state.nextTicket += 1
+            return state.nextTicket
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let known = state.withLock { state -> Bool? in
+                    if state.nextRequests > count { return true }
+                    if state.closed || Task.isCancelled { return false }
+                    state.nextWaiters[ticket] = NextWaiter(count: count, continuation: continuation)
+                    return nil
+                }
+                if let known { continuation.resume(returning: known) }
+            }
+        } onCancel: {
+            state.withLock { $0.nextWaiters.removeValue(forKey: ticket) }?.continuation.resume(returning: false)
+        }
     }
 
     /// The invocation's event is being written to the runtime: its clock starts. Returns its deadline, in
@@ -127,24 +171,28 @@ final class InvocationBroker: Sendable {
     @discardableResult
     func finish(_ requestID: String, with outcome: InvocationOutcome, onlyIfSent: Bool = false) -> Bool {
         let finishedAt = ContinuousClock.now
-        let running = state.withLock { state -> Running? in
-            guard let running = state.running[requestID], !onlyIfSent || running.sentAt != nil else { return nil }
+        let (running, nextRequests) = state.withLock { state -> (Running?, Int) in
+            guard let running = state.running[requestID], !onlyIfSent || running.sentAt != nil else {
+                return (nil, state.nextRequests)
+            }
             state.running[requestID] = nil
-            return running
+            return (running, state.nextRequests)
         }
         guard let running else { return false }
         running.timer?.cancel()
-        running.invocation.end(outcome, runtimeDuration: outcome == .timedOut ? nil : running.sentAt.map { finishedAt - $0 })
+        running.invocation.end(
+            outcome, runtimeDuration: outcome == .timedOut ? nil : running.sentAt.map { finishedAt - $0 },
+            nextRequests: nextRequests)
         return true
     }
 
     /// The runtime failed to start: it is recorded, and every waiting or running invocation fails with it.
     func initFailed(_ error: ReportedError) {
-        let (abandoned, started) = state.withLock { state in
-            (Self.takeAll(&state), Self.settle(&state, .initFailed(error)))
+        let (abandoned, started, nextRequests) = state.withLock { state in
+            (Self.takeAll(&state), Self.settle(&state, .initFailed(error)), state.nextRequests)
         }
         started.deliver()
-        for invocation in abandoned { invocation.end(.functionError(error)) }
+        for invocation in abandoned { invocation.end(.functionError(error), nextRequests: nextRequests) }
     }
 
     /// Waits until the runtime asks for its first invocation or reports an init error; throws `CancellationError`
@@ -193,14 +241,17 @@ final class InvocationBroker: Sendable {
         state.withLock { $0.faults.removeValue(forKey: endpoint) }
     }
 
-    /// Ends every invocation as abandoned, and lets no `GET next` wait any longer.
+    /// Ends every invocation as abandoned, lets no `GET next` wait any longer, and ends every wait of
+    /// ``nextRequest(after:)``, now and later, with false.
     func abandonAll() {
-        let (abandoned, parked) = state.withLock { state in
+        let (abandoned, parked, waiters, nextRequests) = state.withLock { state in
             defer { state.parked = nil }
-            return (Self.takeAll(&state), state.parked)
+            state.closed = true
+            return (Self.takeAll(&state), state.parked, Self.takeNextWaiters(&state) { _ in true }, state.nextRequests)
         }
         parked?.promise.fail(ChannelError.ioOnClosedChannel)
-        for invocation in abandoned { invocation.end(.abandoned) }
+        for waiter in waiters { waiter.resume(returning: false) }
+        for invocation in abandoned { invocation.end(.abandoned, nextRequests: nextRequests) }
     }
 
     private static func takeAll(_ state: inout State) -> [Invocation] {
@@ -213,6 +264,15 @@ final class InvocationBroker: Sendable {
             state.running.removeAll()
         }
         return state.queue + running
+    }
+
+    /// Removes the waiters of ``nextRequest(after:)`` that `isDone` picks, to be resumed outside the lock.
+    private static func takeNextWaiters(
+        _ state: inout State, where isDone: (NextWaiter) -> Bool
+    ) -> [CheckedContinuation<Bool, Never>] {
+        let done = state.nextWaiters.filter { isDone($0.value) }
+        for ticket in done.keys { state.nextWaiters[ticket] = nil }
+        return done.values.map(\.continuation)
     }
 
     private static func settle(_ state: inout State, _ start: RuntimeStart) -> StartNotice {

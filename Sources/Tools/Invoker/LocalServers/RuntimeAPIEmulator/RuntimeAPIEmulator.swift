@@ -71,6 +71,17 @@ public final class RuntimeAPIEmulator: Sendable {
         try await broker.runtimeStart()
     }
 
+    /// How many times a runtime has asked this emulator for an invocation (`GET next`).
+    public var nextRequestCount: Int { broker.nextRequestCount }
+
+    /// Waits until a runtime has asked for an invocation more than `count` times. Given an invocation's
+    /// ``InvocationResult/nextRequestCount``, it waits for the runtime's first `GET next` after that invocation ended:
+    /// the runtime has then done what it does after its answer, and Lambda counts the invocation as ended.
+    /// Returns true then; false when the emulator shuts down (or has) or the calling task is cancelled first.
+    public func nextRequest(after count: Int) async -> Bool {
+        await broker.nextRequest(after: count)
+    }
+
     /// Forgets how the last runtime started, before starting another one against the same emulator.
     public func expectNewRuntime() {
         broker.expectNewRuntime()
@@ -81,8 +92,8 @@ public final class RuntimeAPIEmulator: Sendable {
         broker.inject(fault, on: endpoint)
     }
 
-    /// Closes every connection and stops; invocations not yet answered end as ``InvocationOutcome/abandoned``.
-    /// Calling it again does nothing.
+    /// Closes every connection and stops; invocations not yet answered end as ``InvocationOutcome/abandoned``, and
+    /// waits of ``nextRequest(after:)`` end with false. Calling it again does nothing.
     public func shutdown() async {
         guard isShutDown.withLock({ wasShutDown in defer { wasShutDown = true }; return !wasShutDown }) else { return }
         broker.abandonAll()
