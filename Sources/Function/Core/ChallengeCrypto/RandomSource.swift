@@ -60,8 +60,10 @@ public struct SystemRandom: RandomSource {
     public func decimalDigits(count: Int) throws -> String {
         var digits: [UInt8] = []
         digits.reserveCapacity(count)
-        // A byte is refused with probability 6/256; a few spare bytes nearly always cover the refusals.
-        var draws = [UInt8](repeating: 0, count: count + 8)
+        // A byte is refused with probability 6/256: two spare bytes cover the refusals of a 6-digit code but once in
+        // about 1,500 codes (three refusals or more in eight), when a second round is drawn. Every byte drawn costs the
+        // generator about 150 instructions, so the spares are few.
+        var draws = [UInt8](repeating: 0, count: count + 2)
         while digits.count < count {
             try draws.withUnsafeMutableBytes { try fill($0) }
             for byte in draws where byte < 250 && digits.count < count {
