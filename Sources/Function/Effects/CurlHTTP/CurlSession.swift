@@ -185,15 +185,33 @@ private final class RequestTarget {
 
 /// Collects one response's headers and body from libcurl's callbacks.
 private final class Transfer {
-    var body: [UInt8] = []
-    /// The header lines after the last status line.
-    var headerLines = HeaderLines()
+    /// What the transfer received so far, behind a pointer: libcurl's callbacks append to it a dozen times per
+    /// request, and writing to a class's stored `var` would check for exclusive access at every append.
+    private struct Received {
+        var body: [UInt8] = []
+        /// The header lines after the last status line.
+        var headerLines = HeaderLines()
+    }
+
+    private let received = UnsafeMutablePointer<Received>.allocate(capacity: 1)
     private var abortCheck: (@Sendable () -> Bool)?
     private(set) var abortRequested = false
 
+    init() {
+        received.initialize(to: Received())
+    }
+
+    deinit {
+        received.deinitialize(count: 1)
+        received.deallocate()
+    }
+
+    var body: [UInt8] { received.pointee.body }
+    var headerLines: HeaderLines { received.pointee.headerLines }
+
     func reset(abortCheck: (@Sendable () -> Bool)?) {
-        body.removeAll(keepingCapacity: true)
-        headerLines.removeAll()
+        received.pointee.body.removeAll(keepingCapacity: true)
+        received.pointee.headerLines.removeAll()
         self.abortCheck = abortCheck
         abortRequested = false
     }
@@ -205,7 +223,7 @@ private final class Transfer {
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
-            body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+            received.pointee.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         }
         return count
     }
@@ -214,7 +232,7 @@ private final class Transfer {
         let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             UnsafeBufferPointer(start: bytes, count: count)
         }
-        headerLines.receive(line: line)
+        received.pointee.headerLines.receive(line: line)
         return count
     }
 }
