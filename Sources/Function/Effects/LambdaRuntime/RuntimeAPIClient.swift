@@ -43,6 +43,8 @@ final class RuntimeAPIClient {
     private let session: CurlSession
     private let address: String
     private let base: String
+    /// `base` + `invocation/`, which every invocation's answer goes under.
+    private let invocationBase: String
     private let nextRequest: HTTPRequest
     private let shouldStop: @Sendable () -> Bool
 
@@ -57,7 +59,8 @@ final class RuntimeAPIClient {
         self.address = address
         self.shouldStop = shouldStop
         base = "http://\(address)/2018-06-01/runtime/"
-        nextRequest = HTTPRequest(method: .get, url: base + "invocation/next", abortCheck: shouldStop)
+        invocationBase = base + "invocation/"
+        nextRequest = HTTPRequest(method: .get, url: invocationBase + "next", abortCheck: shouldStop)
     }
 
     /// Waits, for as long as it takes, for the next invocation, whose context leaves its after-delivery work to
@@ -80,12 +83,28 @@ final class RuntimeAPIClient {
         return invocation
     }
 
+    /// `…/invocation/{requestID}{suffix}`, its bytes written once into a string of its final size (`+` and `+=`
+    /// would copy the string at each piece).
+    private func invocationURL(_ requestID: String, _ suffix: StaticString) -> String {
+        var prefix = invocationBase, requestID = requestID
+        return prefix.withUTF8 { prefix in
+            requestID.withUTF8 { requestID in
+                let suffix = UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
+                return String(unsafeUninitializedCapacity: prefix.count + requestID.count + suffix.count) { url in
+                    var end = url.initialize(fromContentsOf: prefix)
+                    end = url[end...].initialize(fromContentsOf: requestID)
+                    return url[end...].initialize(fromContentsOf: suffix)
+                }
+            }
+        }
+    }
+
     func sendResponse(_ body: [UInt8], for requestID: String) throws(RuntimeAPIFailure) -> Delivery {
-        try deliver(HTTPRequest(method: .post, url: base + "invocation/" + requestID + "/response", body: body))
+        try deliver(HTTPRequest(method: .post, url: invocationURL(requestID, "/response"), body: body))
     }
 
     func sendError(_ report: ErrorReport, for requestID: String) throws(RuntimeAPIFailure) -> Delivery {
-        try deliver(errorRequest(report, url: base + "invocation/" + requestID + "/error"))
+        try deliver(errorRequest(report, url: invocationURL(requestID, "/error")))
     }
 
     /// Reports a failure to start; Lambda then ends the runtime.
