@@ -119,31 +119,32 @@ extension ChallengeFlowEngine {
         issued.unusableAddress.map { "No code was sent because \($0); the user was answered as an unknown user." }
     }
 
-    /// Built by appending, without interpolation: the line is made on every Create, on the path Cognito waits on.
+    /// Built as UTF-8 bytes, without interpolation: the line is made on every Create, on the path Cognito waits on, and
+    /// a `String` copies itself through a generic path at each `+=`.
     private func summary(of issued: IssuedChallenge, userNotFound: Bool) -> String {
-        var line = issued.kind.rawValue
-        line.reserveCapacity(line.utf8.count + 96)
-        line += " step "
-        line += String(issued.seal.stepIndex + 1)
-        line += ", "
-        line += issued.publicParameters["attemptsLeft"] ?? "?"
-        line += " attempts left, "
-        guard step(for: issued.kind)?.deliversAnswer == true else {
-            line += issued.kind == .captcha ? "CAPTCHA issued" : "challenge issued"
-            return line
-        }
-        if issued.reusedEarlierCode {
-            line += "earlier message still valid (not sent again)"
+        var line: [UInt8] = []
+        line.reserveCapacity(128)
+        func add(_ text: String) { line.append(contentsOf: text.utf8) }
+        add(issued.kind.rawValue)
+        add(" step ")
+        add(String(issued.seal.stepIndex + 1))
+        add(", ")
+        add(issued.publicParameters["attemptsLeft"] ?? "?")
+        add(" attempts left, ")
+        if step(for: issued.kind)?.deliversAnswer != true {
+            add(issued.kind == .captcha ? "CAPTCHA issued" : "challenge issued")
+        } else if issued.reusedEarlierCode {
+            add("earlier message still valid (not sent again)")
         } else if userNotFound || issued.unusableAddress != nil {
-            line += "unknown user or no usable address: nothing sent"
+            add("unknown user or no usable address: nothing sent")
         } else if let message = issued.delivery {
-            line += message.link == nil ? "code sent by " : "sign-in link sent by "
-            line += message.channel.rawValue
-            line += " to "
-            line += message.maskedRecipient
+            add(message.link == nil ? "code sent by " : "sign-in link sent by ")
+            add(message.channel.rawValue)
+            add(" to ")
+            add(message.maskedRecipient)
         } else {
-            line += "nothing sent"
+            add("nothing sent")
         }
-        return line
+        return String(decoding: line, as: UTF8.self)
     }
 }
