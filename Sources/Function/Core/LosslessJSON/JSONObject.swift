@@ -90,6 +90,11 @@ public struct JSONObject: Sendable, Sequence {
         members.makeIterator()
     }
 
+    /// Calls `body` with the members in order, in place.
+    func withMembers<Result>(_ body: (UnsafeBufferPointer<Member>) -> Result) -> Result {
+        members.withUnsafeBufferPointer(body)
+    }
+
     private func position(of key: String) -> Int? {
         if let positions { return positions[ExactKey(key)] }
         return members.firstIndex { $0.key.hasSameUTF8(as: key) }
