@@ -132,7 +132,8 @@ extension JSONValue {
     private static func firstByteToEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
         var index = start
-        while index + 8 <= utf8.count, !holdsByteToEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+        while index + 8 <= utf8.count {
+            guard !holdsByteToEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) else { break }
             index += 8
         }
         while index < utf8.count {
