@@ -27,6 +27,16 @@ struct ParsedDocumentTests {
         #expect(text(replaced) == "{\"a\": 1.50 , \"response\" : {\"new\":\"v\",\"n\":null} , \"z\":1e3}")
     }
 
+    @Test("a new value longer than the room the writer first gives it is written whole, escapes included")
+    func longValue() throws {
+        let parsed = try document("{\"a\":1,\"response\":null,\"z\":2}")
+        let value = JSONValue.object(
+            JSONObject([("s", .string(String(repeating: "x\"\u{1}é", count: 1000))), ("n", [nil, false])]))
+        let replaced = try #require(parsed.replacingMemberValue(with: value))
+        let escaped = String(repeating: #"x\"\u0001é"#, count: 1000)
+        #expect(text(replaced) == #"{"a":1,"response":{"s":""# + escaped + #"","n":[null,false]},"z":2}"#)
+    }
+
     @Test("after a byte-order mark, the range still counts from the first byte, and the splice leaves the mark out")
     func byteOrderMark() throws {
         let parsed = try ParsedDocument(

@@ -90,9 +90,17 @@ public struct JSONObject: Sendable, Sequence {
         members.makeIterator()
     }
 
+    /// Calls `body` with the members in order, in place.
+    func withMembers<Result>(_ body: (UnsafeBufferPointer<Member>) -> Result) -> Result {
+        members.withUnsafeBufferPointer(body)
+    }
+
     private func position(of key: String) -> Int? {
         if let positions { return positions[ExactKey(key)] }
-        return members.firstIndex { $0.key.hasSameUTF8(as: key) }
+        // Only keys are read: a member is not copied out of the array to be compared.
+        return members.withUnsafeBufferPointer { members in
+            members.indices.first { members[$0].key.hasSameUTF8(as: key) }
+        }
     }
 
     /// Appends a key known to be absent to an object without an index, building the index if the object has grown

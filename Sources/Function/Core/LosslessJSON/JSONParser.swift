@@ -106,13 +106,12 @@ package struct MemberSplice: Sendable {
     package func replacingValue(with newValue: JSONValue) -> [UInt8] {
         let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         // The new value is written in place, between the bytes before and after the old one; room for a response
-        // of a few hundred bytes (a longer one grows the buffer once).
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count - start - valueRange.count + 1024)
-        output.append(contentsOf: bytes[start..<valueRange.lowerBound])
-        newValue.write(to: &output, layout: .compact, depth: 0)
-        output.append(contentsOf: bytes[valueRange.upperBound...])
-        return output
+        // of a few hundred bytes (a longer one is written twice).
+        return bytes.withUnsafeBufferPointer { bytes in
+            newValue.written(
+                between: UnsafeBufferPointer(rebasing: bytes[start..<valueRange.lowerBound]),
+                and: UnsafeBufferPointer(rebasing: bytes[valueRange.upperBound...]), layout: .compact, room: 1024)
+        }
     }
 }
 

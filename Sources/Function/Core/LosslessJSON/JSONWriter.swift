@@ -9,11 +9,9 @@ extension JSONValue {
 
     /// The value as UTF-8 JSON text. Numbers are written as they were read, members in their order.
     public func serialized(_ layout: Layout = .compact) -> [UInt8] {
-        var output: [UInt8] = []
+        let nothing = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         // Enough for a Cognito event in one allocation.
-        output.reserveCapacity(4096)
-        write(to: &output, layout: layout, depth: 0)
-        return output
+        return written(between: nothing, and: nothing, layout: layout, room: 4096)
     }
 
     /// The value as JSON text.
@@ -21,93 +19,193 @@ extension JSONValue {
         String(decoding: serialized(layout), as: UTF8.self)
     }
 
-    /// Appends the value's text to `output`, nested `depth` levels deep.
-    func write(to output: inout [UInt8], layout: Layout, depth: Int) {
-        switch self {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .number(let number): output.append(contentsOf: number.literal.utf8)
-        case .string(let string): Self.writeString(string, to: &output)
-        case .array(let elements):
-            guard !elements.isEmpty else {
-                output.append(contentsOf: "[]".utf8)
-                return
+    /// `prefix`, the value's text, then `suffix`, in one array. The value is written once into an array with `room`
+    /// bytes for it; a longer one is measured by that pass and written again into an array of its size.
+    func written(
+        between prefix: UnsafeBufferPointer<UInt8>, and suffix: UnsafeBufferPointer<UInt8>, layout: Layout, room: Int
+    ) -> [UInt8] {
+        var needed = 0
+        let first = [UInt8](unsafeUninitializedCapacity: prefix.count + room + suffix.count) { buffer, initialized in
+            let written = write(between: prefix, and: suffix, layout: layout, into: buffer)
+            if written <= buffer.count {
+                initialized = written
+            } else {
+                needed = written
             }
-            output.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
-                if position > 0 { output.append(UInt8(ascii: ",")) }
-                Self.newline(&output, layout: layout, depth: depth + 1)
-                element.write(to: &output, layout: layout, depth: depth + 1)
-            }
-            Self.newline(&output, layout: layout, depth: depth)
-            output.append(UInt8(ascii: "]"))
-        case .object(let object):
-            guard !object.isEmpty else {
-                output.append(contentsOf: "{}".utf8)
-                return
-            }
-            output.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, value) in object {
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
-                Self.newline(&output, layout: layout, depth: depth + 1)
-                Self.writeString(key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                if layout == .pretty { output.append(UInt8(ascii: " ")) }
-                value.write(to: &output, layout: layout, depth: depth + 1)
-            }
-            Self.newline(&output, layout: layout, depth: depth)
-            output.append(UInt8(ascii: "}"))
+        }
+        guard needed > 0 else { return first }
+        return [UInt8](unsafeUninitializedCapacity: needed) { buffer, initialized in
+            let written = write(between: prefix, and: suffix, layout: layout, into: buffer)
+            precondition(written == needed, "JSON writer: measured \(needed) bytes, wrote \(written)")
+            initialized = written
         }
     }
 
-    private static func newline(_ output: inout [UInt8], layout: Layout, depth: Int) {
-        guard layout == .pretty else { return }
-        output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+    /// Writes `prefix`, the value's text, then `suffix` into `buffer`, as far as they fit; how many bytes they take.
+    private func write(
+        between prefix: UnsafeBufferPointer<UInt8>, and suffix: UnsafeBufferPointer<UInt8>, layout: Layout,
+        into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var writer = BufferWriter(buffer)
+        writer.append(prefix)
+        write(to: &writer, layout: layout, depth: 0)
+        writer.append(suffix)
+        return writer.position
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    /// Appends the value's text to `writer`, nested `depth` levels deep.
+    private func write(to writer: inout BufferWriter, layout: Layout, depth: Int) {
+        switch self {
+        case .null: writer.append("null")
+        case .bool(let value): writer.append(value ? "true" : "false")
+        case .number(let number): Self.withUTF8(of: number.literal) { writer.append($0) }
+        case .string(let string): Self.writeString(string, to: &writer)
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                writer.append("[]")
+                return
+            }
+            writer.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { writer.append(UInt8(ascii: ",")) }
+                Self.newline(&writer, layout: layout, depth: depth + 1)
+                element.write(to: &writer, layout: layout, depth: depth + 1)
+            }
+            Self.newline(&writer, layout: layout, depth: depth)
+            writer.append(UInt8(ascii: "]"))
+        case .object(let object):
+            guard !object.isEmpty else {
+                writer.append("{}")
+                return
+            }
+            writer.append(UInt8(ascii: "{"))
+            object.withMembers { members in
+                for position in members.indices {
+                    if position > 0 { writer.append(UInt8(ascii: ",")) }
+                    Self.newline(&writer, layout: layout, depth: depth + 1)
+                    Self.writeString(members[position].key, to: &writer)
+                    writer.append(UInt8(ascii: ":"))
+                    if layout == .pretty { writer.append(UInt8(ascii: " ")) }
+                    members[position].value.write(to: &writer, layout: layout, depth: depth + 1)
+                }
+            }
+            Self.newline(&writer, layout: layout, depth: depth)
+            writer.append(UInt8(ascii: "}"))
+        }
+    }
 
-    private static func writeString(_ string: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        // `withUTF8` reads a small (inline) string in place too, where the UTF-8 view has no contiguous storage.
-        var string = string
-        string.withUTF8 { appendEscaping($0, to: &output) }
-        output.append(UInt8(ascii: "\""))
+    private static func newline(_ writer: inout BufferWriter, layout: Layout, depth: Int) {
+        guard layout == .pretty else { return }
+        writer.append(UInt8(ascii: "\n"))
+        writer.append(repeating: UInt8(ascii: " "), count: depth * 2)
+    }
+
+    /// Calls `body` with the string's UTF-8 bytes, in place for a native or small string.
+    private static func withUTF8(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if string.utf8.withContiguousStorageIfAvailable(body) == nil {
+            var string = string
+            string.withUTF8(body)
+        }
+    }
+
+    private static func writeString(_ string: String, to writer: inout BufferWriter) {
+        writer.append(UInt8(ascii: "\""))
+        withUTF8(of: string) { appendEscaping($0, to: &writer) }
+        writer.append(UInt8(ascii: "\""))
     }
 
     /// Appends UTF-8 text with the bytes JSON does not allow raw in a string escaped. Runs of bytes that need no
     /// escape are copied whole: most strings are one such run.
-    private static func appendEscaping(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    private static func appendEscaping(_ utf8: UnsafeBufferPointer<UInt8>, to writer: inout BufferWriter) {
         var runStart = 0
-        var index = 0
+        while true {
+            let index = firstByteToEscape(in: utf8, from: runStart)
+            if runStart < index { writer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            guard index < utf8.count else { return }
+            writeEscape(utf8[index], to: &writer)
+            runStart = index + 1
+        }
+    }
+
+    /// The position of the first byte from `start` on that cannot stand for itself in a JSON string (a quote, a
+    /// backslash or a control character), or the end. Eight bytes are tested at once while none of them is one.
+    private static func firstByteToEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        var index = start
+        while index + 8 <= utf8.count {
+            guard !holdsByteToEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) else { break }
+            index += 8
+        }
         while index < utf8.count {
-            let byte = utf8[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-                writeEscape(byte, to: &output)
-                runStart = index + 1
-            }
+            let byte = base[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
             index += 1
         }
-        if runStart < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        return index
     }
+
+    /// True when one of the eight bytes in `word` is below 0x20, a quote or a backslash. Some byte is below n
+    /// (n ≤ 0x80) exactly when a high bit survives `(word - n in every byte) & ~word`; an equal byte is one that is
+    /// zero after `^`.
+    private static func holdsByteToEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let below = (word &- ones &* 0x20) & ~word
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        return (below | quote | backslash) & (ones &* 0x80) != 0
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
 
     /// A byte that cannot stand for itself inside a JSON string (a quote, a backslash or a control character),
     /// written as its escape.
-    private static func writeEscape(_ byte: UInt8, to output: inout [UInt8]) {
+    private static func writeEscape(_ byte: UInt8, to writer: inout BufferWriter) {
         switch byte {
-        case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
-        case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-        case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-        case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-        case 0x09: output.append(contentsOf: #"\t"#.utf8)
+        case UInt8(ascii: "\""): writer.append(#"\""#)
+        case UInt8(ascii: "\\"): writer.append(#"\\"#)
+        case 0x0A: writer.append(#"\n"#)
+        case 0x0D: writer.append(#"\r"#)
+        case 0x09: writer.append(#"\t"#)
         default:
-            output.append(contentsOf: #"\u00"#.utf8)
-            output.append(hexDigits[Int(byte >> 4)])
-            output.append(hexDigits[Int(byte & 0xF)])
+            writer.append(#"\u00"#)
+            writer.append(hexDigits.utf8Start[Int(byte >> 4)])
+            writer.append(hexDigits.utf8Start[Int(byte & 0xF)])
         }
+    }
+}
+
+/// Writes into uninitialized memory, as far as it has room; past that, only counts the bytes.
+private struct BufferWriter {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// How many bytes were appended: more than the buffer holds when it ran out of room.
+    private(set) var position = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    mutating func append(_ byte: UInt8) {
+        if position < buffer.count { buffer.baseAddress.unsafelyUnwrapped[position] = byte }
+        position += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if let source = bytes.baseAddress, bytes.count <= buffer.count - position {
+            (buffer.baseAddress.unsafelyUnwrapped + position).initialize(from: source, count: bytes.count)
+        }
+        position += bytes.count
+    }
+
+    mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    mutating func append(repeating byte: UInt8, count: Int) {
+        if count > 0, count <= buffer.count - position {
+            (buffer.baseAddress.unsafelyUnwrapped + position).initialize(repeating: byte, count: count)
+        }
+        position += count
     }
 }

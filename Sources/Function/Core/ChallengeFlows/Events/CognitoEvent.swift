@@ -21,12 +21,27 @@ public protocol TriggerResponse: Sendable, Equatable {
 /// Decoding then encoding gives back the input: unknown keys at every level, key order, nulls and number literals
 /// are kept. Only the response fields a handler sets are written over the original `response` object.
 public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: Sendable, Equatable {
-    public let header: EventHeader
-    public let request: Request
+    public var header: EventHeader { arrived.header }
+    public var request: Request { arrived.request }
     public var response: Response
-    /// The `response` object as it arrived: empty when absent, null or not an object.
-    private let incomingResponse: JSONObject
-    private let original: Original
+    /// What does not change once the event is read, in one object: a copy of the event, as a handler makes to set
+    /// its response, retains that object instead of each of the event's strings, maps and arrays.
+    private let arrived: Arrived
+
+    private final class Arrived: Sendable {
+        let header: EventHeader
+        let request: Request
+        /// The `response` object as it arrived: empty when absent, null or not an object.
+        let incomingResponse: JSONObject
+        let original: Original
+
+        init(header: EventHeader, request: Request, incomingResponse: JSONObject, original: Original) {
+            self.header = header
+            self.request = request
+            self.incomingResponse = incomingResponse
+            self.original = original
+        }
+    }
 
     /// What the event was read from.
     private enum Original: Sendable {
@@ -43,7 +58,7 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
 
     init(json: JSONValue, splice: MemberSplice?) throws(EventDecodingError) {
         let reader = try FieldReader(json, path: "$")
-        header = try EventHeader(reader)
+        let header = try EventHeader(reader)
         guard header.triggerSource == Request.triggerSource else {
             throw .wrongType(
                 path: reader.fieldPath("triggerSource"), expected: "\"\(Request.triggerSource.rawValue)\"",
@@ -51,11 +66,12 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
         }
         guard let requestJSON = reader.value("request") else { throw .missingField(path: reader.fieldPath("request")) }
         // The reader is the event's root, "$".
-        request = try Request(json: requestJSON, path: "$.request")
+        let request = try Request(json: requestJSON, path: "$.request")
         let incoming = reader.value("response")
         response = try Response(json: incoming, path: "$.response")
-        incomingResponse = incoming?.objectValue ?? JSONObject()
-        original = .tree(reader.object, splice: splice)
+        arrived = Arrived(
+            header: header, request: request, incomingResponse: incoming?.objectValue ?? JSONObject(),
+            original: .tree(reader.object, splice: splice))
     }
 
     /// An event read straight from `fields`, with `request` made of them; nil when its response does not read, for
@@ -63,11 +79,10 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
     init?(_ fields: EventFields, request: Request, bytes: [UInt8]) {
         let incoming = fields.response.isNull ? nil : Optional(fields.response)
         guard let response = try? Response(json: incoming, path: "$.response") else { return nil }
-        header = fields.header
-        self.request = request
         self.response = response
-        incomingResponse = incoming?.objectValue ?? JSONObject()
-        original = .bytes(MemberSplice(bytes: bytes, valueRange: fields.responseRange))
+        arrived = Arrived(
+            header: fields.header, request: request, incomingResponse: incoming?.objectValue ?? JSONObject(),
+            original: .bytes(MemberSplice(bytes: bytes, valueRange: fields.responseRange)))
     }
 
     /// Reads an event from UTF-8 JSON (a leading byte-order mark is allowed).
@@ -79,7 +94,7 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
     /// The whole event with the response filled in: what Cognito expects back.
     public var json: JSONValue {
         var event: JSONObject
-        switch original {
+        switch arrived.original {
         case .tree(let object, _):
             event = object
         case .bytes(let splice):
@@ -96,7 +111,7 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
     /// The response event's bytes. An event read from bytes comes back as those bytes with the `response` value
     /// replaced (compact), which costs a fraction of writing the whole event again; otherwise `json`, compact.
     public func serialized() -> [UInt8] {
-        switch original {
+        switch arrived.original {
         case .tree(_, let splice): splice?.replacingValue(with: .object(responseObject)) ?? json.serialized()
         case .bytes(let splice): splice.replacingValue(with: .object(responseObject))
         }
@@ -104,7 +119,7 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
 
     /// The `response` object as it arrived, with the fields the handler set written over it.
     private var responseObject: JSONObject {
-        var object = incomingResponse
+        var object = arrived.incomingResponse
         response.write(into: &object)
         return object
     }

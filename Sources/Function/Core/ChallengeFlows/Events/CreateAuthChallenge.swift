@@ -70,7 +70,12 @@ public struct CreateAuthChallengeResponse: TriggerResponse {
 extension JSONValue {
     /// An object of strings, members sorted by key so that output is stable.
     static func stringMap(_ map: [String: String]) -> JSONValue {
+        // The members are made once, in an array of their number, and sorted in place.
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(map.count)
+        for (key, value) in map { members.append((key, .string(value))) }
+        members.sort { $0.key < $1.key }
         // A dictionary's keys differ as Swift compares strings, so they differ byte for byte too.
-        .object(JSONObject(distinctMembers: map.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+        return .object(JSONObject(distinctMembers: members))
     }
 }
