@@ -391,13 +391,21 @@ struct JSONParser {
 
     mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        guard index + expected.count <= bytes.count,
-              bytes[index..<index + expected.count].elementsEqual(expected)
-        else { throw error("expected the literal '\(literal)'") }
+        guard index + expected.count <= bytes.count else { throw error("expected the literal '\(literal)'") }
+        // Byte by byte: a generic comparison of slices costs tens of instructions a byte.
+        for offset in 0..<expected.count where bytes[index + offset] != expected[offset] {
+            throw error("expected the literal '\(literal)'")
+        }
         index += expected.count
     }
 
+    /// Inlined for the usual case of no white space at all, which costs one comparison.
+    @inline(__always)
     mutating func skipWhitespace() {
+        if index < bytes.count, bytes[index] <= 0x20 { skipWhitespaceRun() }
+    }
+
+    private mutating func skipWhitespaceRun() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
