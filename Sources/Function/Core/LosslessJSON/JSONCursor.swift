@@ -195,6 +195,15 @@ package enum JSONString {
         }
     }
 
+    /// The string's length in UTF-8 bytes and its first byte (0 when it is empty): enough to pick the one name of a
+    /// few that the string may be, for `matches(_:)` to check, without comparing it with each of them.
+    package var lengthAndFirstByte: (length: Int, first: UInt8) {
+        switch self {
+        case .inPlace(let utf8): (utf8.count, utf8.first ?? 0)
+        case .decoded(let string): (string.utf8.count, string.utf8.first ?? 0)
+        }
+    }
+
     /// The position of the first of `names` that this string matches.
     package func position(in names: [StaticString]) -> Int? {
         for (position, name) in names.enumerated() where matches(name) { return position }

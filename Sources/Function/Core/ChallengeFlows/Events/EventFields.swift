@@ -26,13 +26,26 @@ struct EventFields {
         self = fields
     }
 
-    /// The root members it reads, by position in `names`.
+    /// The root members it reads.
     private enum Member: Int {
         case version, triggerSource, region, userPoolId, userName, callerContext, request, response
 
-        static let names: [StaticString] = [
-            "version", "triggerSource", "region", "userPoolId", "userName", "callerContext", "request", "response",
-        ]
+        /// The member `key` names; nil for any other key.
+        init?(_ key: JSONString) {
+            let named: (Self, StaticString)? = switch key.lengthAndFirstByte {
+            case (6, _): (.region, "region")
+            case (7, UInt8(ascii: "v")): (.version, "version")
+            case (7, _): (.request, "request")
+            case (8, UInt8(ascii: "u")): (.userName, "userName")
+            case (8, _): (.response, "response")
+            case (10, _): (.userPoolId, "userPoolId")
+            case (13, UInt8(ascii: "t")): (.triggerSource, "triggerSource")
+            case (13, _): (.callerContext, "callerContext")
+            default: nil
+            }
+            guard let named, key.matches(named.1) else { return nil }
+            self = named.0
+        }
     }
 
     private init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
@@ -46,7 +59,7 @@ struct EventFields {
         var response: (value: JSONValue, range: Range<Int>)?
         var seen = MemberSet()
         while let key = try cursor.nextMember() {
-            guard let member = key.position(in: Member.names).flatMap(Member.init(rawValue:)) else {
+            guard let member = Member(key) else {
                 try cursor.skipValue()
                 continue
             }
@@ -103,10 +116,21 @@ struct RequestFields {
         case userAttributes, session, clientMetadata, userNotFound, challengeName, privateChallengeParameters
         case challengeAnswer
 
-        static let names: [StaticString] = [
-            "userAttributes", "session", "clientMetadata", "userNotFound", "challengeName", "privateChallengeParameters",
-            "challengeAnswer",
-        ]
+        /// The member `key` names; nil for any other key.
+        init?(_ key: JSONString) {
+            let named: (Self, StaticString)? = switch key.lengthAndFirstByte {
+            case (7, _): (.session, "session")
+            case (12, _): (.userNotFound, "userNotFound")
+            case (13, _): (.challengeName, "challengeName")
+            case (14, UInt8(ascii: "u")): (.userAttributes, "userAttributes")
+            case (14, _): (.clientMetadata, "clientMetadata")
+            case (15, _): (.challengeAnswer, "challengeAnswer")
+            case (26, _): (.privateChallengeParameters, "privateChallengeParameters")
+            default: nil
+            }
+            guard let named, key.matches(named.1) else { return nil }
+            self = named.0
+        }
     }
 
     /// Reads the object the cursor is at.
@@ -114,7 +138,7 @@ struct RequestFields {
         try cursor.beginObject()
         var seen = MemberSet()
         while let key = try cursor.nextMember() {
-            guard let member = key.position(in: Member.names).flatMap(Member.init(rawValue:)) else {
+            guard let member = Member(key) else {
                 try cursor.skipValue()
                 continue
             }
@@ -134,27 +158,29 @@ struct RequestFields {
 }
 
 extension CallerContext {
-    private static let names: [StaticString] = ["awsSdkVersion", "clientId"]
-
     /// Reads the object the cursor is at.
     fileprivate init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
         self.init()
         try cursor.beginObject()
         var seen = MemberSet()
         while let key = try cursor.nextMember() {
-            guard let position = key.position(in: Self.names) else {
+            // The two names differ in length.
+            let named: (Int, StaticString)? = switch key.lengthAndFirstByte.length {
+            case 13: (0, "awsSdkVersion")
+            case 8: (1, "clientId")
+            default: nil
+            }
+            guard let named, key.matches(named.1) else {
                 try cursor.skipValue()
                 continue
             }
-            guard seen.insert(position) else { return nil }
-            guard try position == 0 ? cursor.read(&awsSdkVersion) : cursor.read(&clientId) else { return nil }
+            guard seen.insert(named.0) else { return nil }
+            guard try named.0 == 0 ? cursor.read(&awsSdkVersion) : cursor.read(&clientId) else { return nil }
         }
     }
 }
 
 extension SessionEntry {
-    private static let names: [StaticString] = ["challengeName", "challengeResult", "challengeMetadata"]
-
     /// Reads the object the cursor is at; nil when `challengeName` is missing.
     fileprivate init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
         try cursor.beginObject()
@@ -162,12 +188,19 @@ extension SessionEntry {
         var result: Bool?
         var seen = MemberSet()
         while let key = try cursor.nextMember() {
-            guard let position = key.position(in: Self.names) else {
+            // The three names differ in length.
+            let named: (Int, StaticString)? = switch key.lengthAndFirstByte.length {
+            case 13: (0, "challengeName")
+            case 15: (1, "challengeResult")
+            case 17: (2, "challengeMetadata")
+            default: nil
+            }
+            guard let named, key.matches(named.1) else {
                 try cursor.skipValue()
                 continue
             }
-            guard seen.insert(position) else { return nil }
-            let read = switch position {
+            guard seen.insert(named.0) else { return nil }
+            let read = switch named.0 {
             case 0: try cursor.read(&name)
             case 1: try cursor.read(&result)
             default: try cursor.read(&metadata)
