@@ -154,15 +154,10 @@ package struct JSONCursor {
     /// The string at the cursor: in place when it is ASCII without escapes (as event keys are), decoded otherwise.
     private mutating func readInPlace() throws(JSONParseError) -> JSONString {
         let start = parser.index + 1
-        var end = start
-        while end < parser.bytes.count {
-            let byte = parser.bytes[end]
-            if byte == UInt8(ascii: "\"") {
-                parser.index = end + 1
-                return .inPlace(UnsafeBufferPointer(rebasing: parser.bytes[start..<end]))
-            }
-            if byte >= 0x80 || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            end += 1
+        let end = parser.plainRunEnd(from: start)
+        if end < parser.bytes.count, parser.bytes[end] == UInt8(ascii: "\"") {
+            parser.index = end + 1
+            return .inPlace(UnsafeBufferPointer(rebasing: parser.bytes[start..<end]))
         }
         return .decoded(try parser.parseString())
     }
@@ -274,18 +269,11 @@ extension JSONParser {
     /// Moves past a string: ASCII without escapes is only scanned; anything else is read as `parseString()` reads it,
     /// which checks its escapes and UTF-8.
     private mutating func skipString() throws(JSONParseError) {
-        let start = index
-        index += 1
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return
-            }
-            if byte >= 0x80 || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            index += 1
+        let end = plainRunEnd(from: index + 1)
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            index = end + 1
+            return
         }
-        index = start
         _ = try parseString()
     }
 }
