@@ -92,7 +92,9 @@ public struct JSONObject: Sendable, Sequence {
 
     private func position(of key: String) -> Int? {
         if let positions { return positions[ExactKey(key)] }
-        return members.firstIndex { $0.key.hasSameUTF8(as: key) }
+        // By index: only each member's key is read, where `firstIndex(where:)` copies each member, value and all.
+        for index in members.indices where members[index].key.hasSameUTF8(as: key) { return index }
+        return nil
     }
 
     /// Appends a key known to be absent to an object without an index, building the index if the object has grown

@@ -78,12 +78,13 @@ extension String {
     /// canonical equivalents (`"é"` and `"e\u{301}"`) as equal.
     func hasSameUTF8(as other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        // `withUTF8` reads native and small strings in place; only a bridged string would be copied.
-        var mine = self
-        var theirs = other
-        return mine.withUTF8 { left in
-            theirs.withUTF8 { right in left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
+        // Native and small strings are read in place, without a copy of either; only a bridged one is read by index.
+        let same = utf8.withContiguousStorageIfAvailable { left in
+            other.utf8.withContiguousStorageIfAvailable { right in
+                left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+            }
         }
+        return (same ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }
 
