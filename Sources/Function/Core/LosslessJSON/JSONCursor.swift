@@ -190,6 +190,18 @@ package enum JSONString {
         }
     }
 
+    /// True when the string is `name`, scalar for scalar.
+    package func matches(_ name: String) -> Bool {
+        switch self {
+        case .inPlace(let utf8):
+            utf8.count == name.utf8.count
+                && name.utf8.withContiguousStorageIfAvailable { name in
+                    name.isEmpty || memcmp(utf8.baseAddress!, name.baseAddress!, name.count) == 0
+                } ?? name.utf8.elementsEqual(utf8)
+        case .decoded(let string): string.hasSameUTF8(as: name)
+        }
+    }
+
     /// The string's length in UTF-8 bytes and its first byte (0 when it is empty): enough to pick the one name of a
     /// few that the string may be, for `matches(_:)` to check, without comparing it with each of them.
     package var lengthAndFirstByte: (length: Int, first: UInt8) {

@@ -86,7 +86,7 @@ struct EventFields {
                 request = fields
             case .response:
                 let start = cursor.offset
-                let value = try cursor.readValue()
+                guard let value = try cursor.readResponse() else { return nil }
                 response = (value, start..<cursor.offset)
             }
         }
@@ -266,6 +266,39 @@ extension JSONCursor {
         }
         map = strings
         return true
+    }
+
+    /// Reads the `response` value as the tree reads it; an object member by member, where a key that names a field
+    /// of a trigger's response is that name as static text, which costs no copy. Nil for an object with a key twice,
+    /// whose member the tree decides.
+    fileprivate mutating func readResponse() throws(JSONParseError) -> JSONValue? {
+        guard nextKind() == .object else { return try readValue() }
+        try beginObject()
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(4)
+        while let key = try nextMember() {
+            let name = responseFieldName(key) ?? key.string
+            // Swift's `==` tells two keys apart only when their bytes differ, and then they do.
+            guard !members.contains(where: { $0.key == name }) else { return nil }
+            members.append((name, try readValue()))
+        }
+        return .object(JSONObject(distinctMembers: members))
+    }
+
+    /// The name of a field that Define's, Create's or Verify's response reads, when `key` is one; nil otherwise.
+    private func responseFieldName(_ key: JSONString) -> String? {
+        let name: String? = switch key.lengthAndFirstByte {
+        case (11, _): "issueTokens"
+        case (13, UInt8(ascii: "c")): "challengeName"
+        case (13, _): "answerCorrect"
+        case (17, _): "challengeMetadata"
+        case (18, _): "failAuthentication"
+        case (25, _): "publicChallengeParameters"
+        case (26, _): "privateChallengeParameters"
+        default: nil
+        }
+        guard let name, key.matches(name) else { return nil }
+        return name
     }
 
     /// Reads the session's entries, or null as nil, into `session`; false for a value of another type or an entry
