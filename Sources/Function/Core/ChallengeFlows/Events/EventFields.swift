@@ -91,10 +91,13 @@ struct EventFields {
             }
         }
         try cursor.endDocument()
-        guard let triggerSource, let userName, let request, let response else { return nil }
+        // Each field moved, not copied, into the one it is part of.
+        guard let triggerSource, let userName = consume userName, let request = consume request,
+            let response = consume response
+        else { return nil }
         header = EventHeader(
-            version: version, triggerSource: triggerSource, region: region, userPoolId: userPoolId, userName: userName,
-            callerContext: callerContext ?? CallerContext())
+            version: consume version, triggerSource: triggerSource, region: consume region,
+            userPoolId: consume userPoolId, userName: userName, callerContext: (consume callerContext) ?? CallerContext())
         self.request = request
         self.response = response.value
         responseRange = response.range
