@@ -122,6 +122,7 @@ package struct JSONCursor {
 
     /// Moves past the ',' before the next member or element and returns true, or past the closing byte and returns
     /// false.
+    @inline(__always)
     private mutating func nextItem(closedBy close: UInt8, in container: String) throws(JSONParseError) -> Bool {
         parser.skipWhitespace()
         guard parser.index < parser.bytes.count else { throw parser.error("the input ends inside \(container)") }

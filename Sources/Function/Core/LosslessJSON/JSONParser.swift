@@ -301,6 +301,7 @@ struct JSONParser {
     /// The offset of the first byte from `start` on that is a quote, a backslash, a control character or not ASCII
     /// (`bytes.count` when there is none): where the plain run of ASCII that a string usually is ends. Read eight
     /// bytes at a time, where a byte at a time costs about nine instructions a byte.
+    @inline(__always)
     func plainRunEnd(from start: Int) -> Int {
         var offset = start
         if let base = bytes.baseAddress {
