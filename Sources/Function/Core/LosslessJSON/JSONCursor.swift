@@ -153,6 +153,7 @@ package struct JSONCursor {
     }
 
     /// The string at the cursor: in place when it is ASCII without escapes (as event keys are), decoded otherwise.
+    @inline(__always)
     private mutating func readInPlace() throws(JSONParseError) -> JSONString {
         let start = parser.index + 1
         let end = parser.plainRunEnd(from: start)
