@@ -176,7 +176,7 @@ package enum JSONString {
     /// The string as a `String`.
     package var string: String {
         switch self {
-        case .inPlace(let utf8): String(decoding: utf8, as: UTF8.self)
+        case .inPlace(let utf8): JSONParser.asciiString(utf8)
         case .decoded(let string): string
         }
     }

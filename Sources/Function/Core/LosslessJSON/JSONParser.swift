@@ -334,10 +334,20 @@ struct JSONParser {
     /// is valid as it is; other text is decoded with repair, which is fast, and is valid exactly when repairing
     /// changed nothing.
     private static func validatedString(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        if isASCII { return asciiString(utf8) }
         var string = String(decoding: utf8, as: UTF8.self)
-        if isASCII { return string }
         let unchanged = string.withUTF8 { decoded in decoded.elementsEqual(utf8) }
         return unchanged ? string : nil
+    }
+
+    /// The string of bytes known to be ASCII. Up to 15 bytes (a small string, kept inline) they are copied straight
+    /// into it, which checks them a word at a time, where `String(decoding:as:)` decodes them first.
+    static func asciiString(_ ascii: UnsafeBufferPointer<UInt8>) -> String {
+        guard ascii.count <= 15 else { return String(decoding: ascii, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: ascii.count) { buffer in
+            _ = buffer.initialize(fromContentsOf: ascii)
+            return ascii.count
+        }
     }
 
     private mutating func appendEscape(to utf8: inout [UInt8]) throws(JSONParseError) {
