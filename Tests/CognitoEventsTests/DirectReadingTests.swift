@@ -75,6 +75,11 @@ struct DirectReadingTests {
             request: #"{ "clientMetadata" : {"a":null,"b":"1"} , "session":[{"challengeResult":null,"#
                 + #""challengeName":"SRP_A","challengeMetadata":null}], "userAttributes":null, "challengeName":"X" }"#,
             response: "null"),
+        // Response members a trigger reads, one spelt with an escape, beside members it does not read and nested ones.
+        EventText.define(response: #"{"challengeName":null,"x":{"answerCorrect":[1]},"issue\u0054okens":true,"#
+            + #""failAuthentication":false,"challengeNam":"short","answerCorrect":"other trigger's"}"#),
+        EventText.create(response: #"{"publicChallengeParameters":{"a":"1"},"privateChallengeParameters":null,"#
+            + #""challengeMetadata":"m","issueTokens":7}"#),
         // Each trigger by its short name.
         EventText.event(trigger: "CreateAuthChallenge", request: EventText.createRequest()),
         #"{"request":{"privateChallengeParameters":{},"challengeAnswer":""},"response":{"answerCorrect":false},"#
@@ -101,6 +106,8 @@ struct DirectReadingTests {
         EventText.define(request: #"{"userAttributes":{"email":"a@b.c","email":"d@e.f"}}"#),
         EventText.define(request: #"{"userAttributes":{"email":"a@b.c","email":null}}"#),
         EventText.define(response: #"{},"response":{"challengeName":"X"}"#),
+        EventText.verify(response: #"{"answerCorrect":null,"answerCorrect":true}"#),
+        EventText.define(response: #"{"x":1,"y":2,"\u0078":3}"#),
         // No response member: the response is written after the rest of the event.
         #"{"userName":"jane","triggerSource":"DefineAuthChallenge_Authentication","request":{}}"#,
         // A field another trigger reads, of a type that one would refuse.

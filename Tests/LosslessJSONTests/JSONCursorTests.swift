@@ -73,6 +73,30 @@ struct JSONCursorTests {
         #expect(refused > 800, "the damage should break most damaged documents")
     }
 
+    @Test("a string ends, is escaped or is refused at every offset, read eight bytes at a time or one by one")
+    func stringsAtEveryOffset() {
+        // What is put into a string of plain letters, and what it reads as (nil: the document is refused).
+        let inserts: [([UInt8], String?)] = [
+            (Array(#"\n"#.utf8), "\n"), (Array(#"\""#.utf8), "\""), ([0x7F], "\u{7F}"), ([0xC3, 0xA9], "é"),
+            ([0x1F], nil), ([0x00], nil), ([0x80], nil), ([0xC3], nil),
+        ]
+        for length in 0..<20 {
+            for position in 0...length {
+                let before = String(repeating: "a", count: position)
+                let after = String(repeating: "b", count: length - position)
+                for (insert, reading) in inserts {
+                    let string = Array("\"\(before)".utf8) + insert + Array("\(after)\"".utf8)
+                    let expected = reading.map { JSONValue.string(before + $0 + after) }
+                    // The string as the whole document (its quote the last byte), as a key, and skipped in an array.
+                    #expect((try? JSONValue(parsing: string)) == expected)
+                    let key = (try? walk(Array("{".utf8) + string + Array(":0}".utf8)))?.objectValue?.keys.first
+                    #expect(key.map(JSONValue.string) == expected)
+                    #expect(skips(Array("[".utf8) + string + Array("]".utf8)) == (expected != nil))
+                }
+            }
+        }
+    }
+
     @Test("the nesting limit is the parser's", arguments: [255, 256, 257])
     func nestingLimit(depth: Int) {
         let bytes = Array(repeating: UInt8(ascii: "["), count: depth) + Array(repeating: UInt8(ascii: "]"), count: depth)

@@ -122,6 +122,7 @@ package struct JSONCursor {
 
     /// Moves past the ',' before the next member or element and returns true, or past the closing byte and returns
     /// false.
+    @inline(__always)
     private mutating func nextItem(closedBy close: UInt8, in container: String) throws(JSONParseError) -> Bool {
         parser.skipWhitespace()
         guard parser.index < parser.bytes.count else { throw parser.error("the input ends inside \(container)") }
@@ -152,17 +153,13 @@ package struct JSONCursor {
     }
 
     /// The string at the cursor: in place when it is ASCII without escapes (as event keys are), decoded otherwise.
+    @inline(__always)
     private mutating func readInPlace() throws(JSONParseError) -> JSONString {
         let start = parser.index + 1
-        var end = start
-        while end < parser.bytes.count {
-            let byte = parser.bytes[end]
-            if byte == UInt8(ascii: "\"") {
-                parser.index = end + 1
-                return .inPlace(UnsafeBufferPointer(rebasing: parser.bytes[start..<end]))
-            }
-            if byte >= 0x80 || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            end += 1
+        let end = parser.plainRunEnd(from: start)
+        if end < parser.bytes.count, parser.bytes[end] == UInt8(ascii: "\"") {
+            parser.index = end + 1
+            return .inPlace(UnsafeBufferPointer(rebasing: parser.bytes[start..<end]))
         }
         return .decoded(try parser.parseString())
     }
@@ -179,7 +176,7 @@ package enum JSONString {
     /// The string as a `String`.
     package var string: String {
         switch self {
-        case .inPlace(let utf8): String(decoding: utf8, as: UTF8.self)
+        case .inPlace(let utf8): JSONParser.asciiString(utf8)
         case .decoded(let string): string
         }
     }
@@ -192,6 +189,27 @@ package enum JSONString {
             return utf8.count == expected.count && memcmp(utf8.baseAddress!, expected.baseAddress!, expected.count) == 0
         case .decoded(var string):
             return string.withUTF8 { $0.elementsEqual(expected) }
+        }
+    }
+
+    /// True when the string is `name`, scalar for scalar.
+    package func matches(_ name: String) -> Bool {
+        switch self {
+        case .inPlace(let utf8):
+            utf8.count == name.utf8.count
+                && name.utf8.withContiguousStorageIfAvailable { name in
+                    name.isEmpty || memcmp(utf8.baseAddress!, name.baseAddress!, name.count) == 0
+                } ?? name.utf8.elementsEqual(utf8)
+        case .decoded(let string): string.hasSameUTF8(as: name)
+        }
+    }
+
+    /// The string's length in UTF-8 bytes and its first byte (0 when it is empty): enough to pick the one name of a
+    /// few that the string may be, for `matches(_:)` to check, without comparing it with each of them.
+    package var lengthAndFirstByte: (length: Int, first: UInt8) {
+        switch self {
+        case .inPlace(let utf8): (utf8.count, utf8.first ?? 0)
+        case .decoded(let string): (string.utf8.count, string.utf8.first ?? 0)
         }
     }
 
@@ -265,18 +283,11 @@ extension JSONParser {
     /// Moves past a string: ASCII without escapes is only scanned; anything else is read as `parseString()` reads it,
     /// which checks its escapes and UTF-8.
     private mutating func skipString() throws(JSONParseError) {
-        let start = index
-        index += 1
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return
-            }
-            if byte >= 0x80 || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            index += 1
+        let end = plainRunEnd(from: index + 1)
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            index = end + 1
+            return
         }
-        index = start
         _ = try parseString()
     }
 }

@@ -27,19 +27,19 @@ public enum AuthChallengeEvent: Sendable, Equatable {
     /// member, or an unknown `triggerSource`. `init(parsing:)` then reads them or names the problem.
     public init?(readingDirectly bytes: [UInt8]) {
         guard let fields = EventFields(reading: bytes) else { return nil }
-        let request = fields.request
+        // Each typed request is made before the event is, which takes the fields over rather than copying them.
         switch fields.header.triggerSource {
         case .defineAuthChallenge:
-            guard let event = DefineAuthChallengeEvent(fields, request: DefineAuthChallengeRequest(request), bytes: bytes)
-            else { return nil }
+            let define = DefineAuthChallengeRequest(fields.request)
+            guard let event = DefineAuthChallengeEvent(fields, request: define, bytes: bytes) else { return nil }
             self = .define(event)
         case .createAuthChallenge:
-            guard let create = CreateAuthChallengeRequest(request),
+            guard let create = CreateAuthChallengeRequest(fields.request),
                 let event = CreateAuthChallengeEvent(fields, request: create, bytes: bytes)
             else { return nil }
             self = .create(event)
         case .verifyAuthChallengeResponse:
-            guard let verify = VerifyAuthChallengeResponseRequest(request),
+            guard let verify = VerifyAuthChallengeResponseRequest(fields.request),
                 let event = VerifyAuthChallengeResponseEvent(fields, request: verify, bytes: bytes)
             else { return nil }
             self = .verify(event)

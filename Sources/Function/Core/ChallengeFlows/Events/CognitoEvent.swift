@@ -76,7 +76,7 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
 
     /// An event read straight from `fields`, with `request` made of them; nil when its response does not read, for
     /// the tree decoder to name the problem.
-    init?(_ fields: EventFields, request: Request, bytes: [UInt8]) {
+    init?(_ fields: consuming EventFields, request: consuming Request, bytes: [UInt8]) {
         let incoming = fields.response.isNull ? nil : Optional(fields.response)
         guard let response = try? Response(json: incoming, path: "$.response") else { return nil }
         self.response = response

@@ -25,7 +25,7 @@ public struct CreateAuthChallengeRequest: TriggerRequest {
 
     /// The request from fields read straight from the bytes, defaulted as `init(json:path:)` defaults them; nil
     /// without `challengeName`.
-    init?(_ fields: RequestFields) {
+    init?(_ fields: borrowing RequestFields) {
         guard let challengeName = fields.challengeName else { return nil }
         userAttributes = fields.userAttributes ?? [:]
         self.challengeName = ChallengeName(rawValue: challengeName)

@@ -22,7 +22,7 @@ public struct DefineAuthChallengeRequest: TriggerRequest {
     }
 
     /// The request from fields read straight from the bytes, defaulted as `init(json:path:)` defaults them.
-    init(_ fields: RequestFields) {
+    init(_ fields: borrowing RequestFields) {
         userAttributes = fields.userAttributes ?? [:]
         session = fields.session ?? []
         clientMetadata = fields.clientMetadata

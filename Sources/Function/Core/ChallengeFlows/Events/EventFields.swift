@@ -26,13 +26,26 @@ struct EventFields {
         self = fields
     }
 
-    /// The root members it reads, by position in `names`.
+    /// The root members it reads.
     private enum Member: Int {
         case version, triggerSource, region, userPoolId, userName, callerContext, request, response
 
-        static let names: [StaticString] = [
-            "version", "triggerSource", "region", "userPoolId", "userName", "callerContext", "request", "response",
-        ]
+        /// The member `key` names; nil for any other key.
+        init?(_ key: JSONString) {
+            let named: (Self, StaticString)? = switch key.lengthAndFirstByte {
+            case (6, _): (.region, "region")
+            case (7, UInt8(ascii: "v")): (.version, "version")
+            case (7, _): (.request, "request")
+            case (8, UInt8(ascii: "u")): (.userName, "userName")
+            case (8, _): (.response, "response")
+            case (10, _): (.userPoolId, "userPoolId")
+            case (13, UInt8(ascii: "t")): (.triggerSource, "triggerSource")
+            case (13, _): (.callerContext, "callerContext")
+            default: nil
+            }
+            guard let named, key.matches(named.1) else { return nil }
+            self = named.0
+        }
     }
 
     private init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
@@ -46,7 +59,7 @@ struct EventFields {
         var response: (value: JSONValue, range: Range<Int>)?
         var seen = MemberSet()
         while let key = try cursor.nextMember() {
-            guard let member = key.position(in: Member.names).flatMap(Member.init(rawValue:)) else {
+            guard let member = Member(key) else {
                 try cursor.skipValue()
                 continue
             }
@@ -73,15 +86,18 @@ struct EventFields {
                 request = fields
             case .response:
                 let start = cursor.offset
-                let value = try cursor.readValue()
+                guard let value = try cursor.readResponse() else { return nil }
                 response = (value, start..<cursor.offset)
             }
         }
         try cursor.endDocument()
-        guard let triggerSource, let userName, let request, let response else { return nil }
+        // Each field moved, not copied, into the one it is part of.
+        guard let triggerSource, let userName = consume userName, let request = consume request,
+            let response = consume response
+        else { return nil }
         header = EventHeader(
-            version: version, triggerSource: triggerSource, region: region, userPoolId: userPoolId, userName: userName,
-            callerContext: callerContext ?? CallerContext())
+            version: consume version, triggerSource: triggerSource, region: consume region,
+            userPoolId: consume userPoolId, userName: userName, callerContext: (consume callerContext) ?? CallerContext())
         self.request = request
         self.response = response.value
         responseRange = response.range
@@ -103,10 +119,21 @@ struct RequestFields {
         case userAttributes, session, clientMetadata, userNotFound, challengeName, privateChallengeParameters
         case challengeAnswer
 
-        static let names: [StaticString] = [
-            "userAttributes", "session", "clientMetadata", "userNotFound", "challengeName", "privateChallengeParameters",
-            "challengeAnswer",
-        ]
+        /// The member `key` names; nil for any other key.
+        init?(_ key: JSONString) {
+            let named: (Self, StaticString)? = switch key.lengthAndFirstByte {
+            case (7, _): (.session, "session")
+            case (12, _): (.userNotFound, "userNotFound")
+            case (13, _): (.challengeName, "challengeName")
+            case (14, UInt8(ascii: "u")): (.userAttributes, "userAttributes")
+            case (14, _): (.clientMetadata, "clientMetadata")
+            case (15, _): (.challengeAnswer, "challengeAnswer")
+            case (26, _): (.privateChallengeParameters, "privateChallengeParameters")
+            default: nil
+            }
+            guard let named, key.matches(named.1) else { return nil }
+            self = named.0
+        }
     }
 
     /// Reads the object the cursor is at.
@@ -114,7 +141,7 @@ struct RequestFields {
         try cursor.beginObject()
         var seen = MemberSet()
         while let key = try cursor.nextMember() {
-            guard let member = key.position(in: Member.names).flatMap(Member.init(rawValue:)) else {
+            guard let member = Member(key) else {
                 try cursor.skipValue()
                 continue
             }
@@ -134,27 +161,29 @@ struct RequestFields {
 }
 
 extension CallerContext {
-    private static let names: [StaticString] = ["awsSdkVersion", "clientId"]
-
     /// Reads the object the cursor is at.
     fileprivate init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
         self.init()
         try cursor.beginObject()
         var seen = MemberSet()
         while let key = try cursor.nextMember() {
-            guard let position = key.position(in: Self.names) else {
+            // The two names differ in length.
+            let named: (Int, StaticString)? = switch key.lengthAndFirstByte.length {
+            case 13: (0, "awsSdkVersion")
+            case 8: (1, "clientId")
+            default: nil
+            }
+            guard let named, key.matches(named.1) else {
                 try cursor.skipValue()
                 continue
             }
-            guard seen.insert(position) else { return nil }
-            guard try position == 0 ? cursor.read(&awsSdkVersion) : cursor.read(&clientId) else { return nil }
+            guard seen.insert(named.0) else { return nil }
+            guard try named.0 == 0 ? cursor.read(&awsSdkVersion) : cursor.read(&clientId) else { return nil }
         }
     }
 }
 
 extension SessionEntry {
-    private static let names: [StaticString] = ["challengeName", "challengeResult", "challengeMetadata"]
-
     /// Reads the object the cursor is at; nil when `challengeName` is missing.
     fileprivate init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
         try cursor.beginObject()
@@ -162,12 +191,19 @@ extension SessionEntry {
         var result: Bool?
         var seen = MemberSet()
         while let key = try cursor.nextMember() {
-            guard let position = key.position(in: Self.names) else {
+            // The three names differ in length.
+            let named: (Int, StaticString)? = switch key.lengthAndFirstByte.length {
+            case 13: (0, "challengeName")
+            case 15: (1, "challengeResult")
+            case 17: (2, "challengeMetadata")
+            default: nil
+            }
+            guard let named, key.matches(named.1) else {
                 try cursor.skipValue()
                 continue
             }
-            guard seen.insert(position) else { return nil }
-            let read = switch position {
+            guard seen.insert(named.0) else { return nil }
+            let read = switch named.0 {
             case 0: try cursor.read(&name)
             case 1: try cursor.read(&result)
             default: try cursor.read(&metadata)
@@ -233,6 +269,39 @@ extension JSONCursor {
         }
         map = strings
         return true
+    }
+
+    /// Reads the `response` value as the tree reads it; an object member by member, where a key that names a field
+    /// of a trigger's response is that name as static text, which costs no copy. Nil for an object with a key twice,
+    /// whose member the tree decides.
+    fileprivate mutating func readResponse() throws(JSONParseError) -> JSONValue? {
+        guard nextKind() == .object else { return try readValue() }
+        try beginObject()
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(4)
+        while let key = try nextMember() {
+            let name = responseFieldName(key) ?? key.string
+            // Swift's `==` tells two keys apart only when their bytes differ, and then they do.
+            guard !members.contains(where: { $0.key == name }) else { return nil }
+            members.append((name, try readValue()))
+        }
+        return .object(JSONObject(distinctMembers: members))
+    }
+
+    /// The name of a field that Define's, Create's or Verify's response reads, when `key` is one; nil otherwise.
+    private func responseFieldName(_ key: JSONString) -> String? {
+        let name: String? = switch key.lengthAndFirstByte {
+        case (11, _): "issueTokens"
+        case (13, UInt8(ascii: "c")): "challengeName"
+        case (13, _): "answerCorrect"
+        case (17, _): "challengeMetadata"
+        case (18, _): "failAuthentication"
+        case (25, _): "publicChallengeParameters"
+        case (26, _): "privateChallengeParameters"
+        default: nil
+        }
+        guard let name, key.matches(name) else { return nil }
+        return name
     }
 
     /// Reads the session's entries, or null as nil, into `session`; false for a value of another type or an entry

@@ -29,7 +29,7 @@ public struct VerifyAuthChallengeResponseRequest: TriggerRequest {
 
     /// The request from fields read straight from the bytes, defaulted as `init(json:path:)` defaults them; nil
     /// without `privateChallengeParameters` or `challengeAnswer`.
-    init?(_ fields: RequestFields) {
+    init?(_ fields: borrowing RequestFields) {
         guard let privateParameters = fields.privateChallengeParameters, let answer = fields.challengeAnswer else {
             return nil
         }
