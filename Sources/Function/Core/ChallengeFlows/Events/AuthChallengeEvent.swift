@@ -26,21 +26,22 @@ public enum AuthChallengeEvent: Sendable, Equatable {
     /// JSON, a field missing or of the wrong type, a field or the `response` member given twice, no `response`
     /// member, or an unknown `triggerSource`. `init(parsing:)` then reads them or names the problem.
     public init?(readingDirectly bytes: [UInt8]) {
-        guard let fields = EventFields(reading: bytes) else { return nil }
-        // Each typed request is made before the event is, which takes the fields over rather than copying them.
-        switch fields.header.triggerSource {
+        guard case let (header, fields, response, responseRange)? = EventFields.read(bytes) else { return nil }
+        // Each part moved, not copied, into the typed event.
+        let splice = MemberSplice(bytes: bytes, valueRange: responseRange)
+        switch header.triggerSource {
         case .defineAuthChallenge:
-            let define = DefineAuthChallengeRequest(fields.request)
-            guard let event = DefineAuthChallengeEvent(fields, request: define, bytes: bytes) else { return nil }
+            guard let event = DefineAuthChallengeEvent(header, DefineAuthChallengeRequest(fields), response, splice)
+            else { return nil }
             self = .define(event)
         case .createAuthChallenge:
-            guard let create = CreateAuthChallengeRequest(fields.request),
-                let event = CreateAuthChallengeEvent(fields, request: create, bytes: bytes)
+            guard let create = CreateAuthChallengeRequest(fields),
+                let event = CreateAuthChallengeEvent(header, create, response, splice)
             else { return nil }
             self = .create(event)
         case .verifyAuthChallengeResponse:
-            guard let verify = VerifyAuthChallengeResponseRequest(fields.request),
-                let event = VerifyAuthChallengeResponseEvent(fields, request: verify, bytes: bytes)
+            guard let verify = VerifyAuthChallengeResponseRequest(fields),
+                let event = VerifyAuthChallengeResponseEvent(header, verify, response, splice)
             else { return nil }
             self = .verify(event)
         }

@@ -74,15 +74,16 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
             original: .tree(reader.object, splice: splice))
     }
 
-    /// An event read straight from `fields`, with `request` made of them; nil when its response does not read, for
-    /// the tree decoder to name the problem.
-    init?(_ fields: consuming EventFields, request: consuming Request, bytes: [UInt8]) {
-        let incoming = fields.response.isNull ? nil : Optional(fields.response)
-        guard let response = try? Response(json: incoming, path: "$.response") else { return nil }
-        self.response = response
+    /// An event read straight from its bytes (`EventFields`): its header, its request made of the request's fields,
+    /// its `response` value as it arrived, and the bytes with where that value lies. Nil when the response does not
+    /// read, for the tree decoder to name the problem.
+    init?(_ header: EventHeader, _ request: Request, _ response: JSONValue, _ splice: MemberSplice) {
+        let incoming = response.isNull ? nil : Optional(response)
+        guard let typed = try? Response(json: incoming, path: "$.response") else { return nil }
+        self.response = typed
         arrived = Arrived(
-            header: fields.header, request: request, incomingResponse: incoming?.objectValue ?? JSONObject(),
-            original: .bytes(MemberSplice(bytes: bytes, valueRange: fields.responseRange)))
+            header: header, request: request, incomingResponse: incoming?.objectValue ?? JSONObject(),
+            original: .bytes(splice))
     }
 
     /// Reads an event from UTF-8 JSON (a leading byte-order mark is allowed).

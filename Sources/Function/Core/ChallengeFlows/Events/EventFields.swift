@@ -1,6 +1,6 @@
 import LosslessJSON
 
-/// The fields of a trigger event that the typed events hold, read straight from its bytes without a tree: the bytes
+/// Reads the fields of a trigger event that the typed events hold straight from its bytes, without a tree: the bytes
 /// are checked as JSON front to back, the members nobody reads only checked, and the `response` value (small) read
 /// as a tree for the response written over it.
 ///
@@ -8,22 +8,17 @@ import LosslessJSON
 /// another type or occurs twice (the tree keeps the last one), a string map with a key twice, a required field
 /// that is missing, no `response` member or one twice, bytes that are not JSON: any of these gives nil, and the
 /// event is read through the tree, which gives the same event or names the problem.
-struct EventFields {
-    var header: EventHeader
-    var request: RequestFields
-    /// The `response` value as it arrived.
-    var response: JSONValue
-    /// Where the `response` value lies in the bytes.
-    var responseRange: Range<Int>
+enum EventFields {
+    /// What it reads: the header, the request's fields, the `response` value as it arrived and where that value lies
+    /// in the bytes. A tuple, so that the reader takes it apart into the typed event without copying any part.
+    typealias Values = (header: EventHeader, request: RequestFields, response: JSONValue, responseRange: Range<Int>)
 
     /// The event in `bytes`, or nil when it must be read through the tree.
-    init?(reading bytes: [UInt8]) {
-        let fields = bytes.withUnsafeBufferPointer { buffer -> EventFields? in
+    static func read(_ bytes: [UInt8]) -> Values? {
+        bytes.withUnsafeBufferPointer { buffer in
             var cursor = JSONCursor(buffer)
-            return try? EventFields(&cursor)
+            return try? read(&cursor)
         }
-        guard let fields else { return nil }
-        self = fields
     }
 
     /// The root members it reads.
@@ -48,7 +43,7 @@ struct EventFields {
         }
     }
 
-    private init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
+    private static func read(_ cursor: inout JSONCursor) throws(JSONParseError) -> Values? {
         try cursor.beginDocument()
         guard cursor.nextKind() == .object else { return nil }
         try cursor.beginObject()
@@ -95,12 +90,10 @@ struct EventFields {
         guard let triggerSource, let userName = consume userName, let request = consume request,
             let response = consume response
         else { return nil }
-        header = EventHeader(
+        let header = EventHeader(
             version: consume version, triggerSource: triggerSource, region: consume region,
             userPoolId: consume userPoolId, userName: userName, callerContext: (consume callerContext) ?? CallerContext())
-        self.request = request
-        self.response = response.value
-        responseRange = response.range
+        return (header, request, response.value, response.range)
     }
 }
 
