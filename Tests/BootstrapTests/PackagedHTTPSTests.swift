@@ -74,7 +74,56 @@ import Testing
     }
 }
 
-/// One test's moto (TLS only, with the test server certificate), its certificates and its chroot.
+/// The build's bootstrap, on this machine's libcurl and OpenSSL 3, sending a code over verified HTTPS to moto's SES API
+/// with the test CA's certificate: the bootstrap leaves OpenSSL's legacy name tables empty at start
+/// (``OpenSSLStartup``), and TLS with certificate verification must work without them, for RSA and for a CA it does
+/// not trust.
+@Suite(.serialized, .requires(.motoServer)) struct HTTPSThroughBootstrapTests {
+    @Test("the bootstrap sends a code over verified HTTPS, and it verifies")
+    func aCodeSentOverHTTPSVerifies() async throws {
+        let scene = try HTTPSScene()
+        defer { scene.tearDown() }
+        let emulator = RuntimeAPIEmulator()
+        let bootstrap = try scene.bootstrap(trusting: scene.pki.caCertificate, runtimeAPI: try await emulator.start())
+        guard case .response(let created) = try await invoke(emulator, try sampleEvent("email-code/02-create-code.json"))
+        else {
+            bootstrap.terminate()
+            Issue.record("Create failed: \(bootstrap.standardError())")
+            return
+        }
+        let create = try #require(try JSONValue(parsing: created).objectValue)
+
+        let message = try #require(try scene.sentEmails().first)
+        let code = try #require(SESDeliveryThroughBootstrapTests.code(in: message["body"]?.stringValue ?? ""), "no code in the email")
+        #expect(try await answerCorrect(emulator, create: create, answer: code) == .bool(true))
+
+        bootstrap.terminate()
+        #expect(try await bootstrap.exitStatus() == 0)
+        await emulator.shutdown()
+    }
+
+    @Test("with a CA file that lacks the server's CA, Create fails with Function.DeliveryFailed and nothing is sent")
+    func anUntrustedCertificateFailsDelivery() async throws {
+        let scene = try HTTPSScene()
+        defer { scene.tearDown() }
+        let emulator = RuntimeAPIEmulator()
+        let bootstrap = try scene.bootstrap(trusting: scene.pki.unrelatedCACertificate, runtimeAPI: try await emulator.start())
+        guard case .functionError(let error) = try await invoke(emulator, try sampleEvent("email-code/02-create-code.json")) else {
+            bootstrap.terminate()
+            Issue.record("Create succeeded against a server whose CA is not trusted: \(bootstrap.standardError())")
+            return
+        }
+        #expect(error.errorType == "Function.DeliveryFailed")
+        #expect(try scene.sentEmails().isEmpty)
+
+        bootstrap.terminate()
+        #expect(try await bootstrap.exitStatus() == 0)
+        await emulator.shutdown()
+        #expect(bootstrap.standardError().contains("certificate"), "the failure is the certificate check: \(bootstrap.standardError())")
+    }
+}
+
+/// One test's moto (TLS only, with the test server certificate), its certificates and, for the zip, its chroot.
 private final class HTTPSScene {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("packaged-https-\(UUID().uuidString)")
     let pki: TestPKI
@@ -119,6 +168,17 @@ private final class HTTPSScene {
                 "SES_ENDPOINT": "https://\(TestPKI.serverName):\(moto.port)", "SES_FROM_ADDRESS": PackagedHTTPSTests.sender,
                 "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIDLOCAL", "AWS_SECRET_ACCESS_KEY": "local-secret",
                 "SSL_CERT_FILE": "/" + PackagedHTTPSTests.caBundlePath, "LAMBDA_TASK_ROOT": "/var/task",
+            ])
+    }
+
+    /// The build's bootstrap (not the zip's), trusting only `ca`, sending codes through SES at 127.0.0.1.
+    func bootstrap(trusting ca: URL, runtimeAPI: String) throws -> BootstrapProcess {
+        try BootstrapProcess(
+            "bootstrap", runtimeAPI: runtimeAPI,
+            environment: [
+                "CODE_HASH_SECRET": BootstrapProcessTests.secret, "CODE_DELIVERY": "ses", "SES_ENDPOINT": localEndpoint,
+                "SES_FROM_ADDRESS": PackagedHTTPSTests.sender, "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIDLOCAL",
+                "AWS_SECRET_ACCESS_KEY": "local-secret", "SES_CA_FILE": ca.path,
             ])
     }
 

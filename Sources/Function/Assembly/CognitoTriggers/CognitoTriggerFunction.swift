@@ -1,3 +1,4 @@
+import ChallengeCrypto
 import ChallengeFlows
 import LambdaRuntime
 import LosslessJSON
@@ -65,6 +66,8 @@ public struct CognitoTriggerFunction: LambdaHandler {
             }
             exit(reply.status)
         }
+        // Before libcurl starts OpenSSL.
+        OpenSSLStartup.leaveLegacyNameTablesEmpty()
         LambdaRuntime.run { logger in
             do {
                 // The composition root: the one place that reads the network and files to configure the function.
