@@ -34,17 +34,19 @@ public final class CurlSession {
         }
         ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         ccurl_setopt_long(handle, CURLOPT_TCP_NODELAY, 1)
+        // The callbacks borrow the session's transfer (it outlives the handle) rather than retaining and releasing it
+        // at each of the dozen calls a request makes.
         ccurl_setopt_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
-            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receiveBody(data!, size * count)
+            Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.receiveBody(data!, size * count) }
         })
         ccurl_setopt_callback(handle, CURLOPT_HEADERFUNCTION, { data, size, count, context in
-            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receiveHeader(data!, size * count)
+            Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.receiveHeader(data!, size * count) }
         })
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
         ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         ccurl_setopt_progress(handle, CURLOPT_XFERINFOFUNCTION, { context, _, _, _, _ in
-            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().shouldAbort() ? 1 : 0
+            Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.shouldAbort() } ? 1 : 0
         })
         ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
         ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
