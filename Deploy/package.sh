@@ -179,7 +179,7 @@ log "swift build -c release --product $product in ${package_dir#"$repo_dir"/} (s
 # against them), since neither PKG_CONFIG_PATH nor the .pc files' contents are inputs of that cache.
 build_args=(
     -c release --product "$product" --scratch-path "$scratch" --disable-build-manifest-caching
-    --static-swift-stdlib --disable-local-rpath
+    --static-swift-stdlib --disable-local-rpath "${release_swift_flags[@]}"
     -Xswiftc -use-ld=lld
     -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
     -Xlinker "-L$static_libs"

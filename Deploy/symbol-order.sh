@@ -19,10 +19,10 @@ install_missing_packages valgrind
 # The two products it runs, not the whole package: TestSupport (a target beside the tests) imports Testing, which a
 # release build without tests does not have.
 for product in bootstrap runtime-benchmark; do
-    log "swift build -c release --static-swift-stdlib --disable-local-rpath --product $product"
-    (cd "$repo_dir" && swift build -c release --static-swift-stdlib --disable-local-rpath --product "$product") >&2
+    log "swift build -c release --static-swift-stdlib --disable-local-rpath ${release_swift_flags[*]} --product $product"
+    (cd "$repo_dir" && swift build -c release --static-swift-stdlib --disable-local-rpath "${release_swift_flags[@]}" --product "$product") >&2
 done
-bin_dir=$(cd "$repo_dir" && swift build -c release --static-swift-stdlib --disable-local-rpath --show-bin-path)
+bin_dir=$(cd "$repo_dir" && swift build -c release --static-swift-stdlib --disable-local-rpath "${release_swift_flags[@]}" --show-bin-path)
 
 # runtime-benchmark runs the `bootstrap` that sits beside it: here a wrapper that runs the real one under callgrind,
 # dumping its counts every few seconds of guest time (the benchmark ends the bootstrap with SIGKILL, so no final dump).
