@@ -75,9 +75,10 @@ import Testing
 }
 
 /// The build's bootstrap, on this machine's libcurl and OpenSSL 3, sending a code over verified HTTPS to moto's SES API
-/// with the test CA's certificate: the bootstrap leaves OpenSSL's legacy name tables empty at start
-/// (``OpenSSLStartup``), and TLS with certificate verification must work without them, for RSA and for a CA it does
-/// not trust.
+/// with the test CA's certificate: the bootstrap leaves OpenSSL's legacy cipher table empty at start
+/// (`OpenSSLStartup`), and TLS with certificate checks must work without it — a code sent to a server whose CA the
+/// bootstrap trusts, none to one whose CA it does not. (Leaving the digest table empty too failed the first test:
+/// "CA signature digest algorithm too weak".)
 @Suite(.serialized, .requires(.motoServer)) struct HTTPSThroughBootstrapTests {
     @Test("the bootstrap sends a code over verified HTTPS, and it verifies")
     func aCodeSentOverHTTPSVerifies() async throws {

@@ -67,7 +67,7 @@ public struct CognitoTriggerFunction: LambdaHandler {
             exit(reply.status)
         }
         // Before libcurl starts OpenSSL.
-        OpenSSLStartup.leaveLegacyNameTablesEmpty()
+        OpenSSLStartup.leaveLegacyCipherTableEmpty()
         LambdaRuntime.run { logger in
             do {
                 // The composition root: the one place that reads the network and files to configure the function.
