@@ -53,9 +53,11 @@ final class BootstrapProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// Everything written to standard error; call after the process ended.
+    /// Everything written to standard error. A process still running is stopped first (SIGTERM), so that a test
+    /// failing mid-way shows the log rather than waiting for an end that would not come.
     func standardError() -> String {
-        String(decoding: errorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if process.isRunning { terminate() }
+        return String(decoding: errorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
     /// Everything written to standard output (the metric lines); call after the process ended.

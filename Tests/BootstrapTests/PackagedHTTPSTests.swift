@@ -87,11 +87,7 @@ import Testing
         let emulator = RuntimeAPIEmulator()
         let bootstrap = try scene.bootstrap(trusting: scene.pki.caCertificate, runtimeAPI: try await emulator.start())
         guard case .response(let created) = try await invoke(emulator, try sampleEvent("email-code/02-create-code.json"))
-        else {
-            bootstrap.terminate()
-            Issue.record("Create failed: \(bootstrap.standardError())")
-            return
-        }
+        else { Issue.record("Create failed: \(bootstrap.standardError())"); return }
         let create = try #require(try JSONValue(parsing: created).objectValue)
 
         let message = try #require(try scene.sentEmails().first)
@@ -110,9 +106,7 @@ import Testing
         let emulator = RuntimeAPIEmulator()
         let bootstrap = try scene.bootstrap(trusting: scene.pki.unrelatedCACertificate, runtimeAPI: try await emulator.start())
         guard case .functionError(let error) = try await invoke(emulator, try sampleEvent("email-code/02-create-code.json")) else {
-            bootstrap.terminate()
-            Issue.record("Create succeeded against a server whose CA is not trusted: \(bootstrap.standardError())")
-            return
+            Issue.record("Create succeeded against a server whose CA is not trusted: \(bootstrap.standardError())"); return
         }
         #expect(error.errorType == "Function.DeliveryFailed")
         #expect(try scene.sentEmails().isEmpty)
