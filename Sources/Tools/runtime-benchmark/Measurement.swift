@@ -15,6 +15,12 @@ struct Measurement {
     var store: StoreTraffic?
 }
 
+/// What one start of a runtime showed: a full run's, or one of the starts measured alone.
+struct StartMeasurement {
+    var initTime: Duration
+    var firstInvocation: Duration
+}
+
 /// What one run sent to the state store, counted at the proxy in front of it.
 struct StoreTraffic {
     /// Connections the runtime opened over the whole run (init, the first invocation and the warm ones).
@@ -44,10 +50,12 @@ struct Summary: Sendable {
     /// all, by event kind and by operation) and in the first invocation.
     var store: StoreSummary?
 
-    init(_ runs: [Measurement], coldInits: [Duration]) {
-        initTime = median(runs.map(\.initTime))
+    /// `starts` are the starts measured alone, whose init and first invocation join the runs' own.
+    init(_ runs: [Measurement], starts: [StartMeasurement], coldInits: [Duration]) {
+        let allStarts = runs.map { StartMeasurement(initTime: $0.initTime, firstInvocation: $0.firstInvocation) } + starts
+        initTime = median(allStarts.map(\.initTime))
         coldInitTime = coldInits.isEmpty ? nil : median(coldInits)
-        firstInvocation = median(runs.map(\.firstInvocation))
+        firstInvocation = median(allStarts.map(\.firstInvocation))
         p50 = median(runs.map { percentile($0.latencies, 0.50) })
         p99 = median(runs.map { percentile($0.latencies, 0.99) })
         cpuPerInvocation = median(runs.map(\.cpuPerInvocation))

@@ -93,6 +93,19 @@ struct Runner {
         try await stop(emulator, process)
     }
 
+    /// A start alone: init and the first invocation, then the runtime is stopped.
+    func measureStart(_ workload: Workload) async throws -> StartMeasurement {
+        let (emulator, process, initTime) = try await start(workload)
+        do {
+            let first = try await invoke(emulator, workload.firstEvent)
+            try await stop(emulator, process)
+            return StartMeasurement(initTime: initTime, firstInvocation: first.turnaround)
+        } catch {
+            try? await stop(emulator, process)
+            throw error
+        }
+    }
+
     /// Init alone, after dropping the page cache (root only): every file the runtime maps is read from disk.
     func measureColdInit(_ workload: Workload) async throws -> Duration {
         let (emulator, process, initTime) = try await start(workload, dropCaches: true)

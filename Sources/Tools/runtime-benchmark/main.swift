@@ -5,14 +5,15 @@ import Foundation
 //       swift build -c release --static-swift-stdlib --disable-local-rpath \
 //           -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product $product
 //   done
-//   .build/release/runtime-benchmark [--invocations N] [--rounds R]
+//   .build/release/runtime-benchmark [--invocations N] [--rounds R] [--starts S]
 // (Product by product: a release build of the whole package stops at TestSupport, which imports Testing. The
 // -Xfrontend flag is the zip's: release_swift_flags in Deploy/common.sh.)
 // The floor is runtime-floor.c beside this file, compiled at every run with the system C compiler as a user would
 // build it (`cc -O2 runtime-floor.c -lcurl`; `CC` names another compiler) into a temporary folder.
 // Measures, for the C floor, echo-bootstrap (our loop, echo handler) and bootstrap (Define/Create/Verify), medians
 // over R interleaved rounds: init, init with a cold page cache (as root), first invocation, warm p50/p99,
-// throughput, CPU per invocation and peak RSS; then every figure as a ratio to the floor, beside the targets.
+// throughput, CPU per invocation and peak RSS (init and the first invocation over S starts per round, the run's own
+// and S - 1 alone); then every figure as a ratio to the floor, beside the targets.
 //   .build/release/runtime-benchmark --soak N
 // Instead runs one bootstrap through N warm invocations (Define/Create/Verify, one emulator) and prints its RSS, peak
 // RSS and open file descriptors at 10k, 20k, 50k, 100k, … and N, then the RSS growth from 10k to N.
@@ -30,6 +31,7 @@ func option(_ name: String) -> Int? {
 }
 let invocations = option("--invocations") ?? 2000
 let rounds = option("--rounds") ?? 5
+let startsPerRound = option("--starts") ?? 5
 let soakInvocations = option("--soak")
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 // This file is Sources/Tools/runtime-benchmark/main.swift.
@@ -79,16 +81,28 @@ do {
         }
         let runner = Runner(invocations: invocations)
         let cold = PageCache.canDrop
-        print("runtime-benchmark: \(rounds) rounds × \(workloads.count) runtimes × \(invocations) warm invocations, "
-            + "everything pinned to CPU \(cpu); cold-cache init \(cold ? "measured (root)" : "skipped (needs root)")")
+        print("runtime-benchmark: \(rounds) rounds × \(workloads.count) runtimes × \(invocations) warm invocations "
+            + "(and \(startsPerRound) starts each: init and first invocation), everything pinned to CPU \(cpu); "
+            + "cold-cache init \(cold ? "measured (root)" : "skipped (needs root)")")
         var runs = [[Measurement]](repeating: [], count: workloads.count)
+        var starts = [[StartMeasurement]](repeating: [], count: workloads.count)
         var coldInits = [[Duration]](repeating: [], count: workloads.count)
         for round in 0..<rounds {
             // Rotate the order each round so that no runtime always goes first.
-            for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
+            let order = (0..<workloads.count).map { (round + $0) % workloads.count }
+            for index in order {
                 try? FileManager.default.removeItem(atPath: outbox)
                 dynamoDB?.clear()
                 runs[index].append(try await runner.measure(workloads[index]))
+            }
+            // A start is a single sample of a noisy figure: each run's own start is joined by more, measured alone and
+            // interleaved, so that init and the first invocation are medians of rounds × starts samples.
+            for _ in 1..<max(1, startsPerRound) {
+                for index in order {
+                    try? FileManager.default.removeItem(atPath: outbox)
+                    dynamoDB?.clear()
+                    starts[index].append(try await runner.measureStart(workloads[index]))
+                }
             }
             print("  round \(round + 1) of \(rounds) done")
         }
@@ -98,7 +112,7 @@ do {
                 coldInits[index].append(try await runner.measureColdInit(workloads[index]))
             }
         }
-        let summaries = zip(runs, coldInits).map { Summary($0, coldInits: $1) }
+        let summaries = workloads.indices.map { Summary(runs[$0], starts: starts[$0], coldInits: coldInits[$0]) }
         print(Report(names: workloads.map(\.name), summaries: summaries, invocations: invocations, floor: floor).text)
     }
 } catch {
