@@ -1,9 +1,7 @@
 /// What one run of one runtime showed.
 struct Measurement {
-    /// Process start to its first `GET /next`.
-    var initTime: Duration
-    /// The first invocation's turnaround, as the Runtime API saw it (event sent → answer received).
-    var firstInvocation: Duration
+    /// Its start: init and the first invocation.
+    var start: StartMeasurement
     /// Warm turnarounds, one per invocation.
     var latencies: [Duration]
     /// The runtime process's CPU time over the warm invocations, divided by their number.
@@ -17,7 +15,9 @@ struct Measurement {
 
 /// What one start of a runtime showed: a full run's, or one of the starts measured alone.
 struct StartMeasurement {
+    /// Process start to its first `GET /next`.
     var initTime: Duration
+    /// The first invocation's turnaround, as the Runtime API saw it (event sent → answer received).
     var firstInvocation: Duration
 }
 
@@ -52,7 +52,7 @@ struct Summary: Sendable {
 
     /// `starts` are the starts measured alone, whose init and first invocation join the runs' own.
     init(_ runs: [Measurement], starts: [StartMeasurement], coldInits: [Duration]) {
-        let allStarts = runs.map { StartMeasurement(initTime: $0.initTime, firstInvocation: $0.firstInvocation) } + starts
+        let allStarts = runs.map(\.start) + starts
         initTime = median(allStarts.map(\.initTime))
         coldInitTime = coldInits.isEmpty ? nil : median(coldInits)
         firstInvocation = median(allStarts.map(\.firstInvocation))

@@ -42,7 +42,7 @@ struct Runner {
                 atStart: storeAtStart, beforeWarm: storeBeforeWarm, afterWarm: storeAfterWarm, atEnd: storeAtEnd)
         }
         return Measurement(
-            initTime: initTime, firstInvocation: first.turnaround, latencies: latencies,
+            start: StartMeasurement(initTime: initTime, firstInvocation: first.turnaround), latencies: latencies,
             cpuPerInvocation: cpu / invocations, throughput: Double(invocations) / elapsed.seconds,
             peakResidentKiB: peak, store: traffic)
     }
