@@ -21,7 +21,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .missingBinary(let path):
-            "\(path) is not built: run `swift build -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product NAME` for bootstrap, echo-bootstrap and runtime-benchmark first (the benchmark measures release builds, linked as they are deployed)"
+            "\(path) is not built: run `swift build -c release --static-swift-stdlib --disable-local-rpath --experimental-lto-mode=full -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product NAME` for bootstrap, echo-bootstrap and runtime-benchmark first (the benchmark measures release builds, linked as they are deployed)"
         case .runtimeFailed(let reason): reason
         }
     }

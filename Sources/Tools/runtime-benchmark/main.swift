@@ -2,12 +2,12 @@ import Foundation
 
 // runtime-benchmark: the runtime loop against a minimal C loop on libcurl (the floor), on one core.
 //   for product in bootstrap echo-bootstrap runtime-benchmark; do
-//       swift build -c release --static-swift-stdlib --disable-local-rpath \
+//       swift build -c release --static-swift-stdlib --disable-local-rpath --experimental-lto-mode=full \
 //           -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product $product
 //   done
 //   .build/release/runtime-benchmark [--invocations N] [--rounds R] [--starts S]
 // (Product by product: a release build of the whole package stops at TestSupport, which imports Testing. The
-// -Xfrontend flag is the zip's: release_swift_flags in Deploy/common.sh.)
+// -Xfrontend flag and the link-time optimization are the zip's: release_swift_flags in Deploy/common.sh.)
 // The floor is runtime-floor.c beside this file, compiled at every run with the system C compiler as a user would
 // build it (`cc -O2 runtime-floor.c -lcurl`; `CC` names another compiler) into a temporary folder.
 // Measures, for the C floor, echo-bootstrap (our loop, echo handler) and bootstrap (Define/Create/Verify), medians
