@@ -77,15 +77,17 @@ public actor BootstrapTransport: TriggerTransport {
         let emulator = self.emulator
         let timeout = settings.timeout
         // Whichever comes first ends the invocation; the other is cancelled (an unanswered invocation then ends as
-        // abandoned, which still names its request id).
+        // abandoned, which still names its request id). A bootstrap that answers and then exits may be seen to exit
+        // first: an answer the emulator already has still counts.
         let (first, abandonedId) = await withTaskGroup(of: Race.self) { group in
             group.addTask { .answered(await emulator.invoke(event, timeout: timeout)) }
             group.addTask { .exited(await process.terminated()) }
             let first = await group.next()!
             group.cancelAll()
-            var abandonedId: String?
-            for await case .answered(let late) in group { abandonedId = late.requestID }
-            return (first, abandonedId)
+            var late: InvocationResult?
+            for await case .answered(let result) in group { late = result }
+            if case .exited = first, let late, late.outcome.isAnswer { return (Race.answered(late), nil as String?) }
+            return (first, late?.requestID)
         }
 
         let requestId: String

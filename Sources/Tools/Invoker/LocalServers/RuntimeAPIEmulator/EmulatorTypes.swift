@@ -38,6 +38,14 @@ public enum InvocationOutcome: Sendable, Equatable {
     case timedOut
     /// The emulator shut down before the invocation was answered.
     case abandoned
+
+    /// Whether the runtime answered: a response or an error it posted.
+    public var isAnswer: Bool {
+        switch self {
+        case .response, .functionError: true
+        case .timedOut, .abandoned: false
+        }
+    }
 }
 
 /// An invocation's outcome, with what the server saw of it.
