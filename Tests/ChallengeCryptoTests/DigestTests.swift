@@ -58,17 +58,17 @@ import Testing
         #expect(Array(code.prefix(expected.count)) == expected)
     }
 
-    /// More keys than are kept (4), each used twice: the first keys a process sees are kept keyed, the rest are
-    /// keyed for one MAC. Run alone, this test's first four keys are kept; after other tests, fewer or none.
-    /// The lengths straddle SHA-256's 64-byte block, past which a key is hashed first.
-    @Test func hmacIsTheSameForKeptAndUnkeptKeys() {
+    /// Keys whose lengths straddle SHA-256's 64-byte block, past which a key is hashed first, and messages of none,
+    /// one and several blocks; a key made ready once gives every message its own MAC, however many came before.
+    @Test func hmacMatchesItsDefinitionForAnyKeyLengthAndAKeyMadeReadyOnce() {
         let messages = [[], Array("one block".utf8), (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 7) }]
         for (index, length) in [1, 32, 63, 64, 65, 131].enumerated() {
             let key = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ index &+ 101) }
-            for message in messages {
+            let ready = HMACSHA256.Key(key)
+            for message in messages + messages.reversed() {
                 let expected = hmacFromItsDefinition(key: key, message: message)
                 #expect(HMACSHA256.authenticationCode(key: key, message: message) == expected)
-                #expect(HMACSHA256.authenticationCode(key: key, message: message) == expected)
+                #expect(ready.authenticationCode(for: message) == expected)
             }
         }
     }

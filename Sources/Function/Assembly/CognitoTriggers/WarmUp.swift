@@ -8,8 +8,8 @@ import ServiceClients
 /// metric line made), and throws the answers and lines away.
 ///
 /// The first real invocation would otherwise pay for what Swift and OpenSSL do once per process: instantiating
-/// generic type metadata and looking up protocol conformances, faulting in the code of every path, fetching the
-/// HMAC and keying its context, setting up OpenSSL's random generator. The events go to a second handler built from
+/// generic type metadata and looking up protocol conformances, faulting in the code of every path, setting up
+/// OpenSSL's random generator (its first algorithm fetch, which builds OpenSSL's name map). The events go to a second handler built from
 /// the same configuration whose codes go nowhere and whose limits live in memory, so nothing is sent, no table is
 /// written and the real handler's state (its delivery-time model) is untouched; a CAPTCHA provider's answer is not
 /// asked for. Whatever the flow makes of the events — an SRP step that Create refuses — is fine: only the work

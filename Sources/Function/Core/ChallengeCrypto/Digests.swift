@@ -1,125 +1,97 @@
 import Basics
 import COpenSSL
 
-/// SHA-256 on OpenSSL.
-///
-/// OpenSSL's one-shot digests fail only when it cannot allocate memory. Both digests then stop the process, as Swift
-/// does when its own allocations fail, rather than return zeros: a hash of zeros for every answer would make every
-/// answer look right.
+/// SHA-256 on OpenSSL's plain SHA-256 functions, which need no allocation and cannot fail.
 public enum SHA256 {
     public static let byteCount = 32
 
     public static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: byteCount)
-        withContiguousBytes(message) { input in
-            digest.withUnsafeMutableBufferPointer { output in
-                let result = COpenSSL.SHA256(input.baseAddress, input.count, output.baseAddress)
-                precondition(result != nil, "OpenSSL's SHA256 failed (out of memory)")
+        withContiguousBytes(message) { bytes in
+            [UInt8](unsafeUninitializedCapacity: byteCount) { digest, initializedCount in
+                var context = SHA256_CTX()
+                SHA256_Init(&context)
+                SHA256_Update(&context, bytes.baseAddress, bytes.count)
+                SHA256_Final(digest.baseAddress, &context)
+                initializedCount = byteCount
             }
         }
-        return digest
     }
 
     public static func hash(_ message: String) -> [UInt8] {
-        hash(Array(message.utf8))
+        hash(message.utf8)
     }
 }
 
-/// HMAC-SHA256 on OpenSSL; stops the process if OpenSSL fails (see ``SHA256``).
-///
-/// OpenSSL 3's one-shot `HMAC()` looks the algorithms up by name and hashes the key into fresh pads on every call,
-/// which costs several times the MAC itself. The MAC is fetched once instead, and a context keyed once is kept for
-/// each of the few keys a process uses (its secrets): a MAC then restarts that context from its inner pad, hashes the
-/// message and finishes.
+/// HMAC-SHA256 (RFC 2104) on OpenSSL's SHA-256.
 public enum HMACSHA256 {
     public static func authenticationCode(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
-        withContiguousBytes(key) { keyBytes in withContiguousBytes(message) { code(key: keyBytes, message: $0) } }
-    }
-
-    /// The same for arrays, the form every code's hash takes, without generic dispatch.
-    public static func authenticationCode(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        key.withUnsafeBufferPointer { keyBytes in message.withUnsafeBufferPointer { code(key: keyBytes, message: $0) } }
-    }
-
-    private static func code(key: UnsafeBufferPointer<UInt8>, message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { output, initializedCount in
-            let result = KeyedHMACContexts.authenticate(message, key: key, into: output)
-            precondition(result, "OpenSSL's HMAC-SHA256 failed (out of memory)")
-            initializedCount = SHA256.byteCount
-        }
+        Key(key).authenticationCode(for: message)
     }
 
     public static func authenticationCode(key: some Collection<UInt8>, message: String) -> [UInt8] {
-        authenticationCode(key: key, message: Array(message.utf8))
-    }
-}
-
-/// HMAC-SHA256 contexts, keyed once per key and restarted for each MAC.
-///
-/// Holds at most ``capacity`` keys, the first ones seen: a process uses one to three secrets, and any further key
-/// (tests use many) gets a context of its own that is keyed, used once and freed. The pads kept here are derived
-/// from the keys, so they are as secret as the keys the process already holds. A kept context serves one MAC at a
-/// time, under the lock.
-private enum KeyedHMACContexts {
-    static let capacity = 4
-
-    /// An OpenSSL object: the MAC is only read, and a keyed context is only used under the lock.
-    struct Handle: @unchecked Sendable {
-        let pointer: OpaquePointer
+        Key(key).authenticationCode(for: message.utf8)
     }
 
-    private static let mac: Handle? = EVP_MAC_fetch(nil, "HMAC", nil).map(Handle.init(pointer:))
-    private static let entries = PosixLock<[(key: [UInt8], context: Handle)]>([])
+    /// A key made ready once for many MACs: its inner and outer pads are hashed when it is made, and each MAC goes
+    /// on from copies of those two SHA-256 states, so a MAC of a short message costs three blocks of SHA-256 and
+    /// no allocation but its result.
+    ///
+    /// OpenSSL 3's `EVP_MAC` looks HMAC and SHA-256 up by name (about a million instructions the first time in a
+    /// process) and restarts a context through its provider on every MAC; its plain SHA-256 functions do neither.
+    /// The states are derived from the key, so they are as secret as the key.
+    public struct Key: Sendable {
+        private var inner = SHA256_CTX()
+        private var outer = SHA256_CTX()
 
-    /// Writes the MAC of `message` under `key` to `output` (32 bytes); false when OpenSSL failed.
-    static func authenticate(
-        _ message: UnsafeBufferPointer<UInt8>, key: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>
-    ) -> Bool {
-        let keyBytes = Array(key)
-        return entries.withLock { entries in
-            if let entry = entries.first(where: { $0.key == keyBytes }) {
-                // A null key restarts the context from the pads it already holds.
-                return EVP_MAC_init(entry.context.pointer, nil, 0, nil) == 1 && finish(entry.context, message, output)
+        /// `key` made ready; a key longer than SHA-256's 64-byte block is hashed first, as RFC 2104 says.
+        public init(_ key: some Collection<UInt8>) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.blockSize) { block in
+                block.initialize(repeating: 0)
+                defer { block.initialize(repeating: 0) }
+                if key.count > Self.blockSize {
+                    _ = block.initialize(fromContentsOf: SHA256.hash(key))
+                } else {
+                    _ = block.initialize(fromContentsOf: key)
+                }
+                inner = Self.state(absorbing: block, maskedWith: 0x36)
+                outer = Self.state(absorbing: block, maskedWith: 0x5C)
             }
-            guard let context = keyedContext(keyBytes) else { return false }
-            guard entries.count < capacity else {
-                defer { EVP_MAC_CTX_free(context.pointer) }
-                return finish(context, message, output)
-            }
-            entries.append((keyBytes, context))
-            return finish(context, message, output)
         }
-    }
 
-    private static func finish(
-        _ context: Handle, _ message: UnsafeBufferPointer<UInt8>, _ output: UnsafeMutableBufferPointer<UInt8>
-    ) -> Bool {
-        var length = 0
-        return EVP_MAC_update(context.pointer, message.baseAddress, message.count) == 1
-            && EVP_MAC_final(context.pointer, output.baseAddress, &length, output.count) == 1 && length == SHA256.byteCount
-    }
-
-    /// A new context keyed with `key`, or nil when OpenSSL failed.
-    private static func keyedContext(_ key: [UInt8]) -> Handle? {
-        guard let mac, let context = EVP_MAC_CTX_new(mac.pointer) else { return nil }
-        // An empty key still needs a pointer: OpenSSL reads a null key as "keep the key you have".
-        let keyBytes = key.isEmpty ? [0] : key
-        let keyed = "digest".withCString { parameter in
-            "SHA256".withCString { digest in
-                var parameters = [
-                    OSSL_PARAM_construct_utf8_string(parameter, UnsafeMutablePointer(mutating: digest), 0),
-                    OSSL_PARAM_construct_end(),
-                ]
-                return keyBytes.withUnsafeBufferPointer { bytes in
-                    EVP_MAC_init(context, bytes.baseAddress, key.count, &parameters) == 1
+        /// The MAC of `message` under this key.
+        public func authenticationCode(for message: some Collection<UInt8>) -> [UInt8] {
+            withContiguousBytes(message) { bytes in
+                [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { code, initializedCount in
+                    var context = inner
+                    defer { context = SHA256_CTX() }
+                    SHA256_Update(&context, bytes.baseAddress, bytes.count)
+                    SHA256_Final(code.baseAddress, &context)
+                    context = outer
+                    SHA256_Update(&context, code.baseAddress, SHA256.byteCount)
+                    SHA256_Final(code.baseAddress, &context)
+                    initializedCount = SHA256.byteCount
                 }
             }
         }
-        guard keyed else {
-            EVP_MAC_CTX_free(context)
-            return nil
+
+        /// The MAC of `message`'s UTF-8 under this key.
+        public func authenticationCode(for message: String) -> [UInt8] {
+            authenticationCode(for: message.utf8)
         }
-        return Handle(pointer: context)
+
+        private static let blockSize = 64
+
+        /// A SHA-256 state that has hashed the block of the key masked with `pad` (the inner or the outer pad).
+        private static func state(absorbing block: UnsafeMutableBufferPointer<UInt8>, maskedWith pad: UInt8) -> SHA256_CTX {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: blockSize) { padded in
+                for index in 0..<blockSize { padded.initializeElement(at: index, to: block[index] ^ pad) }
+                defer { padded.initialize(repeating: 0) }
+                var context = SHA256_CTX()
+                SHA256_Init(&context)
+                SHA256_Update(&context, padded.baseAddress, blockSize)
+                return context
+            }
+        }
     }
 }
 
@@ -141,8 +113,11 @@ func withContiguousBytes<Result>(
     return Array(bytes).withUnsafeBufferPointer(body)
 }
 
-/// HMAC-SHA1 on OpenSSL, for protocols that fix it (RFC 6238 TOTP, RFC 4226 HOTP); stops the process if OpenSSL
-/// fails (see ``SHA256``). Not for new designs: use ``HMACSHA256``.
+/// HMAC-SHA1 on OpenSSL, for protocols that fix it (RFC 6238 TOTP, RFC 4226 HOTP). Not for new designs: use
+/// ``HMACSHA256``.
+///
+/// OpenSSL's `HMAC()` fails only when it cannot allocate memory; this then stops the process, as Swift does when its
+/// own allocations fail, rather than return zeros that any answer could match.
 public enum HMACSHA1 {
     /// The length of an authentication code, in bytes.
     public static let byteCount = 20

@@ -199,19 +199,19 @@ private struct TextWriter {
 
 /// Computes answer hashes with one of the deployment's secret keys.
 struct AnswerHasher: Sendable {
-    private let key: [UInt8]
+    private let key: HMACSHA256.Key
     /// Names the key in seals without revealing it: 8 hex digits of a keyed digest.
     let keyID: String
 
     init(key: [UInt8]) {
-        self.key = key
-        keyID = Hex.encode(Array(HMACSHA256.authenticationCode(key: key, message: "cognito-challenge-runtime/key-id").prefix(4)))
+        self.key = HMACSHA256.Key(key)
+        keyID = Hex.encode(Array(self.key.authenticationCode(for: "cognito-challenge-runtime/key-id").prefix(4)))
     }
 
     /// A key for one kind of step's own data, under this key's id: a keyed digest of the kind, so that no step's
     /// key opens another's data or the seals.
     func stepKey(for kind: ChallengeKind) -> (id: String, key: [UInt8]) {
-        (keyID, HMACSHA256.authenticationCode(key: key, message: "cognito-challenge-runtime/step-key/v1\u{0}" + kind.rawValue))
+        (keyID, key.authenticationCode(for: "cognito-challenge-runtime/step-key/v1\u{0}" + kind.rawValue))
     }
 
     static func isKeyID(_ text: String) -> Bool {
@@ -253,7 +253,7 @@ struct AnswerHasher: Sendable {
             writer.append(normalizedAnswer.utf8)
             initialized = writer.count
         }
-        return HMACSHA256.authenticationCode(key: key, message: message)
+        return key.authenticationCode(for: message)
     }
 }
 
