@@ -101,7 +101,7 @@ public struct CognitoTriggerFunction: LambdaHandler {
         // event (version "2.0", which no trigger event has) goes to the passkey API, and bytes that are not JSON go
         // to the triggers, which report them as today.
         let reading: EventReading
-        if let trigger = AuthChallengeEvent(readingDirectly: event), trigger.header.version != "2.0" {
+        if let trigger = AuthChallengeEvent(readingDirectly: event), trigger.version != "2.0" {
             reading = .trigger(trigger)
         } else if let document = try? ParsedDocument(parsingEvent: event) {
             if HTTPAPIEvent.isHTTPAPIEvent(document.value) { return answer(document.value, context: context) }

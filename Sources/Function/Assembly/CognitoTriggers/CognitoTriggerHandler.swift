@@ -98,7 +98,7 @@ public final class CognitoTriggerHandler {
 
     /// Handles a decoded event, recording in `facts` what happened as it goes.
     public func handle(_ event: consuming AuthChallengeEvent, facts: inout TriggerFacts) throws(TriggerError) -> TriggerResult {
-        let user = UserIdentity(userPoolId: event.header.userPoolId ?? "", userName: event.header.userName)
+        let user = event.user
         // Taken apart, not copied: the response is set on the event that arrived.
         switch consume event {
         case .define(var define):

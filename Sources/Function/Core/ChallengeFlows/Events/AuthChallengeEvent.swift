@@ -77,6 +77,24 @@ public enum AuthChallengeEvent: Sendable, Equatable {
         }
     }
 
+    /// Whom the event is about; reads two fields of the header without copying the rest.
+    public var user: UserIdentity {
+        switch self {
+        case .define(let event): event.user
+        case .create(let event): event.user
+        case .verify(let event): event.user
+        }
+    }
+
+    /// The header's `version`, read without copying the rest of the header.
+    public var version: String? {
+        switch self {
+        case .define(let event): event.version
+        case .create(let event): event.version
+        case .verify(let event): event.version
+        }
+    }
+
     /// The whole event with its response, as Cognito expects it back.
     public var json: JSONValue {
         switch self {

@@ -22,6 +22,10 @@ public protocol TriggerResponse: Sendable, Equatable {
 /// are kept. Only the response fields a handler sets are written over the original `response` object.
 public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: Sendable, Equatable {
     public var header: EventHeader { arrived.header }
+    /// Whom the event is about: its pool (empty when absent) and user name, read without copying the whole header.
+    public var user: UserIdentity { UserIdentity(userPoolId: arrived.header.userPoolId ?? "", userName: arrived.header.userName) }
+    /// The header's `version`, read without copying the whole header.
+    public var version: String? { arrived.header.version }
     public var request: Request { arrived.request }
     public var response: Response
     /// What does not change once the event is read, in one object: a copy of the event, as a handler makes to set
