@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "bootstrap",
             dependencies: ["CognitoTriggers"],
-            exclude: ["symbol-order.txt", "static-libstdc++"],
+            exclude: ["call-graph.txt", "static-libstdc++"],
             linkerSettings: [.unsafeFlags(leanRuntimeLink + bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
         ),
         .target(
@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "echo-bootstrap",
             dependencies: ["LambdaRuntime"],
-            // The bootstrap's order list places the runtime loop's functions, which are most of the echo loop's.
+            // The bootstrap's call graph places the runtime loop's functions, which are most of the echo loop's.
             linkerSettings: [.unsafeFlags(leanRuntimeLink + bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
         ),
 
@@ -238,11 +238,12 @@ var glibcReadsPackedRelocations: Bool {
     #endif
 }
 
-/// Release links of `bootstrap` on Linux put the functions a sign-in runs next to each other (lld with the list in
-/// `Sources/Function/Assembly/bootstrap/symbol-order.txt`, which `Deploy/symbol-order.sh` regenerates), so that the pages the kernel maps
-/// around them hold code that runs rather than its unused neighbours: about 1.4 MiB less resident memory, and fewer
-/// pages read on a cold start. Names the list holds that the code no longer has are ignored.
+/// Release links of `bootstrap` on Linux lay out the functions a sign-in runs from how often each calls the others
+/// (lld's C3 ordering, with the graph in `Sources/Function/Assembly/bootstrap/call-graph.txt`, which
+/// `Deploy/symbol-order.sh` regenerates): a callee goes next to the caller that calls it most, so the code of an
+/// invocation is a few dense runs of pages and cache lines rather than functions scattered among unused neighbours.
+/// Names the graph holds that the code no longer has are ignored.
 var bootstrapLinkOrder: [String] {
-    let orderFile = String(#filePath.dropLast("Package.swift".count)) + "Sources/Function/Assembly/bootstrap/symbol-order.txt"
-    return ["-Xlinker", "--symbol-ordering-file=\(orderFile)", "-Xlinker", "--no-warn-symbol-ordering"]
+    let graphFile = String(#filePath.dropLast("Package.swift".count)) + "Sources/Function/Assembly/bootstrap/call-graph.txt"
+    return ["-Xlinker", "--call-graph-ordering-file=\(graphFile)", "-Xlinker", "--no-warn-symbol-ordering"]
 }

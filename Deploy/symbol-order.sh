@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Regenerates Sources/Function/Assembly/bootstrap/symbol-order.txt: the bootstrap's functions that a warm sign-in runs, which release
-# links on Linux place next to each other (Package.swift, `bootstrapLinkOrder`). Run it after changes that move
-# the code a sign-in runs; a stale list still links (unknown names are skipped), only with less of the gain.
+# Regenerates Sources/Function/Assembly/bootstrap/call-graph.txt: the calls between the bootstrap's own functions that
+# a sign-in makes, with how often each was made, from which release links on Linux lay those functions out (Package.swift,
+# `bootstrapLinkOrder`). Run it after changes that move the code a sign-in runs; a stale graph still links (names the
+# code no longer has are skipped), only with less of the gain.
 #
 # Runs the release bootstrap under Valgrind's callgrind through `runtime-benchmark --soak 10000` (init, warm-up and
-# 10,000 Define, Create and Verify invocations; about a minute) and lists every function of the bootstrap's own
-# binary that ran, in the order callgrind reported them.
+# 10,000 Define, Create and Verify invocations; about a minute) and writes one line per caller and callee that are
+# both functions of the bootstrap's own binary: `caller callee calls`, the most frequent first.
 # Usage: Deploy/symbol-order.sh
 set -euo pipefail
 
@@ -13,7 +14,7 @@ deploy_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$deploy_dir/common.sh"
 repo_dir=$(dirname "$deploy_dir")
-order_file=$repo_dir/Sources/Function/Assembly/bootstrap/symbol-order.txt
+graph_file=$repo_dir/Sources/Function/Assembly/bootstrap/call-graph.txt
 
 install_missing_packages valgrind
 # The two products it runs, not the whole package: TestSupport (a target beside the tests) imports Testing, which a
@@ -38,17 +39,22 @@ chmod +x "$work/bootstrap"
 log "runtime-benchmark --soak 10000 with the bootstrap under callgrind"
 "$work/runtime-benchmark" --soak 10000 >&2
 
-# Dumps in the order they were written (callgrind.PID.1, .2, …); each function once, from the bootstrap's own
-# object only, without callgrind's recursion suffixes ('2) and the unnamed addresses it could not symbolise.
+# Each dump holds the calls made since the one before; a call's count is summed over them. Callgrind marks a
+# recursive activation with a suffix ('2), which is dropped; calls into other objects (libc, libcurl) and into
+# addresses it could not name are left out, as the link cannot place them.
 mapfile -t dumps < <(find "$work" -name 'callgrind.*.*' | sort -V)
 ((${#dumps[@]})) || die "callgrind wrote no counts"
-awk -v binary="$(readlink -f "$bin_dir/bootstrap")" '
-    /^ob=/ { object = substr($0, 4) }
-    /^fn=/ && object == binary {
-        name = substr($0, 4)
-        sub(/'\''[0-9]+$/, "", name)
-        if (name !~ /^0x/ && name != "(below main)" && !seen[name]++) print name
-    }' "${dumps[@]}" >"$order_file"
-log "wrote $(wc -l <"$order_file") functions to ${order_file#"$repo_dir"/}"
-# SwiftPM does not see the list as an input of the link: remove the binary so that the next build links it again.
+nm --defined-only "$bin_dir/bootstrap" | awk '$2 ~ /^[tTwW]$/ { print $3 }' >"$work/functions"
+awk -v functions="$work/functions" '
+    BEGIN { while ((getline name < functions) > 0) own[name] = 1 }
+    /^fn=/ { caller = substr($0, 4); sub(/'\''[0-9]+$/, "", caller); callee = ""; next }
+    /^cfn=/ { callee = substr($0, 5); sub(/'\''[0-9]+$/, "", callee); next }
+    /^calls=/ {
+        split(substr($0, 7), call, " ")
+        if (callee != "" && callee != caller && (caller in own) && (callee in own)) count[caller " " callee] += call[1]
+        callee = ""
+    }
+    END { for (edge in count) print edge, count[edge] }' "${dumps[@]}" | sort -k3,3nr -k1,1 -k2,2 >"$graph_file"
+log "wrote $(wc -l <"$graph_file") calls between $(awk '{ print $1; print $2 }' "$graph_file" | sort -u | wc -l) functions to ${graph_file#"$repo_dir"/}"
+# SwiftPM does not see the graph as an input of the link: remove the binary so that the next build links it again.
 rm -f "$bin_dir/bootstrap"
