@@ -63,7 +63,6 @@ public enum HMACSHA256 {
             withContiguousBytes(message) { bytes in
                 [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { code, initializedCount in
                     var context = inner
-                    defer { context = SHA256_CTX() }
                     SHA256_Update(&context, bytes.baseAddress, bytes.count)
                     SHA256_Final(code.baseAddress, &context)
                     context = outer
