@@ -48,7 +48,10 @@ public enum FlowProgress: Sendable, Equatable {
         // At a position with choices, the kind issued there first: every later attempt there is of the same kind.
         var chosenKind: ChallengeKind?
         var passedStepUp = false
-        for (position, entry) in zip(remaining.indices, remaining) {
+        // Indices, not `zip(indices, self)`: a zip's iterator type is built at run time the first time, which costs a
+        // scan of every protocol conformance in the binary (about 0.4 M instructions at start-up).
+        for position in remaining.indices {
+            let entry = remaining[position]
             guard stepIndex < flow.steps.count, entry.challengeName == .customChallenge else {
                 self = .failed(.unexpectedChallenge(entry.challengeName, position: position))
                 return
