@@ -47,7 +47,8 @@ let package = Package(
         .target(name: "ChallengeFlows", dependencies: ["COpenSSL", "LosslessJSON", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
-        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
+        .target(name: "ProcessArguments"),
+        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics", "ProcessArguments"]),
         .target(name: "ServiceClients", dependencies: ["Basics", "ChallengeFlows", "ChallengeCrypto", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
@@ -192,7 +193,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
         "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows",
     ],
     "Function/Effects": [
-        "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "ServiceClients",
+        "CCurl", "COpenSSL", "ProcessArguments", "CurlHTTP", "LambdaRuntime", "ServiceClients",
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [

@@ -16,7 +16,7 @@ source "$deploy_dir/common.sh"
 repo_dir=$(dirname "$deploy_dir")
 graph_file=$repo_dir/Sources/Function/Assembly/bootstrap/call-graph.txt
 
-install_missing_packages valgrind
+install_missing_packages valgrind binutils
 # The two products it runs, not the whole package: TestSupport (a target beside the tests) imports Testing, which a
 # release build without tests does not have.
 for product in bootstrap runtime-benchmark; do
@@ -27,13 +27,16 @@ bin_dir=$(cd "$repo_dir" && swift build -c release --static-swift-stdlib --disab
 
 # runtime-benchmark runs the `bootstrap` that sits beside it: here a wrapper that runs the real one under callgrind,
 # dumping its counts every few seconds of guest time (the benchmark ends the bootstrap with SIGKILL, so no final dump).
+# Callgrind reads a copy without debug information (the names it needs are in the symbol table): Valgrind 3.19 gives up
+# on the DWARF 5 that link-time optimization writes when it merges C into the Swift.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ln -s "$bin_dir/runtime-benchmark" "$work/runtime-benchmark"
+objcopy --strip-debug "$bin_dir/bootstrap" "$work/bootstrap-without-debug-information"
 cat >"$work/bootstrap" <<EOF
 #!/bin/sh
 exec valgrind --tool=callgrind --callgrind-out-file=$work/callgrind.%p --dump-every-bb=50000000 \\
-    --demangle=no --compress-strings=no --compress-pos=no --dump-instr=no "$bin_dir/bootstrap"
+    --demangle=no --compress-strings=no --compress-pos=no --dump-instr=no "$work/bootstrap-without-debug-information"
 EOF
 chmod +x "$work/bootstrap"
 log "runtime-benchmark --soak 10000 with the bootstrap under callgrind"

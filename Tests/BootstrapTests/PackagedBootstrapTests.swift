@@ -18,18 +18,7 @@ import Testing
     func answersDefineCreateVerifyInAChroot() async throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("chroot-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }
-        let root = parent.appendingPathComponent("root")
-        try FileManager.default.createDirectory(
-            at: root.appendingPathComponent("var/task"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
-        let unzip = Process()
-        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-        unzip.arguments = ["-q", Self.zip, "-d", root.appendingPathComponent("var/task").path]
-        try unzip.run()
-        unzip.waitUntilExit()
-        try #require(unzip.terminationStatus == 0, "cannot unzip \(Self.zip)")
-        let visible = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
-        #expect(visible == ["tmp", "var"], "the chroot holds nothing but the zip and an empty /tmp")
+        let root = try Self.unpackedRoot(in: parent)
 
         let emulator = RuntimeAPIEmulator()
         let address = try await emulator.start()
@@ -61,5 +50,47 @@ import Testing
         bootstrap.terminate()
         #expect(try await bootstrap.exitStatus() == 0)
         await emulator.shutdown()
+    }
+
+    @Test(
+        "without /proc, the packaged bootstrap still reads its command line (its arguments come from the loader)",
+        .enabled(if: canRun, "needs DEPLOY_ZIP=<zip from Deploy/package.sh> and root for chroot (.ci/test does both)"))
+    func readsItsArgumentsWithoutProc() throws {
+        // The standard library's own argument reader scans /proc/self/maps, which an empty chroot does not have: it
+        // would find no arguments, and the bootstrap would look for a Runtime API instead of describing its steps.
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("chroot-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let root = try Self.unpackedRoot(in: parent)
+        let describe = Process()
+        describe.executableURL = URL(fileURLWithPath: "/usr/sbin/chroot")
+        describe.arguments = [root.path, "/var/task/bootstrap", "--describe"]
+        describe.environment = ["LAMBDA_TASK_ROOT": "/var/task"]
+        let output = Pipe()
+        describe.standardOutput = output
+        describe.standardError = FileHandle.nullDevice
+        try describe.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        describe.waitUntilExit()
+        #expect(describe.terminationStatus == 0)
+        let steps = try #require(try JSONValue(parsing: Array(printed)).objectValue?["steps"]?.arrayValue)
+        let names = steps.compactMap { $0.objectValue?["name"]?.stringValue }
+        #expect(names.contains("email-code"))
+    }
+
+    /// The zip unpacked into `<parent>/root/var/task`, beside an empty `/tmp` and nothing else (no `/proc`).
+    static func unpackedRoot(in parent: URL) throws -> URL {
+        let root = parent.appendingPathComponent("root")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("var/task"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        let unzip = Process()
+        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        unzip.arguments = ["-q", zip, "-d", root.appendingPathComponent("var/task").path]
+        try unzip.run()
+        unzip.waitUntilExit()
+        try #require(unzip.terminationStatus == 0, "cannot unzip \(zip)")
+        let visible = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        #expect(visible == ["tmp", "var"], "the chroot holds nothing but the zip and an empty /tmp")
+        return root
     }
 }
