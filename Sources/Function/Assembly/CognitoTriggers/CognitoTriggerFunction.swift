@@ -54,8 +54,10 @@ public struct CognitoTriggerFunction: LambdaHandler {
     /// registry as JSON and exits, and `COGNITO_CHALLENGE_EXPECTED_ANSWER` (or `--expected-answer`) prints a step's
     /// expected answer (see `StepDescription` in CognitoTriggers), without contacting the Runtime API. Lambda sets neither.
     public static func run(steps: [any ChallengeStep] = []) -> Never {
+        // Read once: the local tools' replies and the configuration see the same environment.
+        let environment = ProcessEnvironment.variables()
         if let reply = StepDescription.reply(
-            environment: ProcessEnvironment.variables(), arguments: CommandLine.arguments, steps: steps,
+            environment: environment, arguments: CommandLine.arguments, steps: steps,
             now: Int64(time(nil)))
         {
             var bytes = Array((reply.output + "\n").utf8)[...]
@@ -71,7 +73,6 @@ public struct CognitoTriggerFunction: LambdaHandler {
         LambdaRuntime.run { logger in
             do {
                 // The composition root: the one place that reads the network and files to configure the function.
-                let environment = ProcessEnvironment.variables()
                 let configuration = try TriggerConfiguration(
                     environment: environment, secrets: Secrets.read(from: environment),
                     captchaCatalog: CaptchaCatalog.read(from: environment), steps: steps)
