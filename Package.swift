@@ -175,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["ChallengeFlows", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport"],
+            dependencies: ["ChallengeFlows", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport", "Invoker"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(

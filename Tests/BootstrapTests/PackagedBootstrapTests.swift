@@ -61,18 +61,10 @@ import Testing
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("chroot-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }
         let root = try Self.unpackedRoot(in: parent)
-        let describe = Process()
-        describe.executableURL = URL(fileURLWithPath: "/usr/sbin/chroot")
-        describe.arguments = [root.path, "/var/task/bootstrap", "--describe"]
-        describe.environment = ["LAMBDA_TASK_ROOT": "/var/task"]
-        let output = Pipe()
-        describe.standardOutput = output
-        describe.standardError = FileHandle.nullDevice
-        try describe.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        describe.waitUntilExit()
-        #expect(describe.terminationStatus == 0)
-        let steps = try #require(try JSONValue(parsing: Array(printed)).objectValue?["steps"]?.arrayValue)
+        let described = try ProgramRun(
+            "/usr/sbin/chroot", [root.path, "/var/task/bootstrap", "--describe"], environment: ["LAMBDA_TASK_ROOT": "/var/task"])
+        #expect(described.status == 0)
+        let steps = try #require(try JSONValue(parsing: described.output).objectValue?["steps"]?.arrayValue)
         let names = steps.compactMap { $0.objectValue?["name"]?.stringValue }
         #expect(names.contains("email-code"))
     }
@@ -83,12 +75,8 @@ import Testing
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("var/task"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
-        let unzip = Process()
-        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-        unzip.arguments = ["-q", zip, "-d", root.appendingPathComponent("var/task").path]
-        try unzip.run()
-        unzip.waitUntilExit()
-        try #require(unzip.terminationStatus == 0, "cannot unzip \(zip)")
+        let unzipped = try ProgramRun("/usr/bin/unzip", ["-q", zip, "-d", root.appendingPathComponent("var/task").path])
+        try #require(unzipped.status == 0, "cannot unzip \(zip)")
         let visible = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
         #expect(visible == ["tmp", "var"], "the chroot holds nothing but the zip and an empty /tmp")
         return root

@@ -1,4 +1,5 @@
 import Foundation
+import Invoker
 
 /// The C floor, compiled the way a user would build it: the system C compiler (`CC`, or `cc` on `PATH`), `-O2`,
 /// libcurl, nothing else (no Swift runtime, no libstdc++).
@@ -34,18 +35,10 @@ struct CFloor {
         return "C floor built by `\(shown)` (\(compiler)), \(String(format: "%.1f", Double(bytes) / 1024)) KiB"
     }
 
-    /// `arguments` run through `env` (which searches `PATH`); its exit status and its output and errors together.
+    /// `arguments` run through `env` (which searches `PATH`); its exit status and its output, then its errors.
     private static func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let finished = try ProgramRun("/usr/bin/env", arguments)
+        return (finished.status, String(decoding: finished.output, as: UTF8.self) + finished.errors)
     }
 
     /// The file `command` names on `PATH`, with symbolic links resolved.

@@ -1,5 +1,6 @@
 @testable import CognitoChallengeTesting
 import Foundation
+import Invoker
 import TestSupport
 
 extension ExternalTool {
@@ -88,17 +89,9 @@ struct AttestationCertificate {
 
     /// Runs `openssl` with `arguments`, as a real process.
     private static func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "openssl \(arguments[0]) failed: \(String(decoding: message, as: UTF8.self))")
+        let finished = try ProgramRun("/usr/bin/env", ["openssl"] + arguments)
+        guard finished.status == 0 else {
+            throw Failure(description: "openssl \(arguments[0]) failed: \(finished.errors)")
         }
     }
 }
