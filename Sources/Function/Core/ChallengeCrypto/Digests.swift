@@ -5,31 +5,40 @@ import COpenSSL
 public enum SHA256 {
     public static let byteCount = 32
 
+    // The generic entry points are inlined into their callers, which then hand over an array's bytes directly;
+    // unspecialized, every call looked the collection's types up at run time.
+    @inlinable
     public static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
-        withContiguousBytes(message) { bytes in
-            [UInt8](unsafeUninitializedCapacity: byteCount) { digest, initializedCount in
-                var context = SHA256_CTX()
-                SHA256_Init(&context)
-                SHA256_Update(&context, bytes.baseAddress, bytes.count)
-                SHA256_Final(digest.baseAddress, &context)
-                initializedCount = byteCount
-            }
+        withContiguousBytes(message) { hash(contiguous: $0) }
+    }
+
+    @usableFromInline
+    static func hash(contiguous bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: byteCount) { digest, initializedCount in
+            var context = SHA256_CTX()
+            SHA256_Init(&context)
+            SHA256_Update(&context, bytes.baseAddress, bytes.count)
+            SHA256_Final(digest.baseAddress, &context)
+            initializedCount = byteCount
         }
     }
 
     public static func hash(_ message: String) -> [UInt8] {
-        hash(message.utf8)
+        var message = message
+        return message.withUTF8 { hash(contiguous: $0) }
     }
 }
 
 /// HMAC-SHA256 (RFC 2104) on OpenSSL's SHA-256.
 public enum HMACSHA256 {
+    @inlinable
     public static func authenticationCode(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
         Key(key).authenticationCode(for: message)
     }
 
+    @inlinable
     public static func authenticationCode(key: some Collection<UInt8>, message: String) -> [UInt8] {
-        Key(key).authenticationCode(for: message.utf8)
+        Key(key).authenticationCode(for: message)
     }
 
     /// A key made ready once for many MACs: its inner and outer pads are hashed when it is made, and each MAC goes
@@ -44,12 +53,18 @@ public enum HMACSHA256 {
         private var outer = SHA256_CTX()
 
         /// `key` made ready; a key longer than SHA-256's 64-byte block is hashed first, as RFC 2104 says.
+        @inlinable
         public init(_ key: some Collection<UInt8>) {
+            self = withContiguousBytes(key) { Key(contiguous: $0) }
+        }
+
+        @usableFromInline
+        init(contiguous key: UnsafeBufferPointer<UInt8>) {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.blockSize) { block in
                 block.initialize(repeating: 0)
                 defer { block.initialize(repeating: 0) }
                 if key.count > Self.blockSize {
-                    _ = block.initialize(fromContentsOf: SHA256.hash(key))
+                    _ = block.initialize(fromContentsOf: SHA256.hash(contiguous: key))
                 } else {
                     _ = block.initialize(fromContentsOf: key)
                 }
@@ -59,23 +74,29 @@ public enum HMACSHA256 {
         }
 
         /// The MAC of `message` under this key.
+        @inlinable
         public func authenticationCode(for message: some Collection<UInt8>) -> [UInt8] {
-            withContiguousBytes(message) { bytes in
-                [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { code, initializedCount in
-                    var context = inner
-                    SHA256_Update(&context, bytes.baseAddress, bytes.count)
-                    SHA256_Final(code.baseAddress, &context)
-                    context = outer
-                    SHA256_Update(&context, code.baseAddress, SHA256.byteCount)
-                    SHA256_Final(code.baseAddress, &context)
-                    initializedCount = SHA256.byteCount
-                }
-            }
+            withContiguousBytes(message) { authenticationCode(contiguous: $0) }
         }
 
         /// The MAC of `message`'s UTF-8 under this key.
+        @inlinable
         public func authenticationCode(for message: String) -> [UInt8] {
-            authenticationCode(for: message.utf8)
+            var message = message
+            return message.withUTF8 { authenticationCode(contiguous: $0) }
+        }
+
+        @usableFromInline
+        func authenticationCode(contiguous message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { code, initializedCount in
+                var context = inner
+                SHA256_Update(&context, message.baseAddress, message.count)
+                SHA256_Final(code.baseAddress, &context)
+                context = outer
+                SHA256_Update(&context, code.baseAddress, SHA256.byteCount)
+                SHA256_Final(code.baseAddress, &context)
+                initializedCount = SHA256.byteCount
+            }
         }
 
         private static let blockSize = 64
@@ -105,6 +126,7 @@ public func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
 }
 
 /// Runs `body` with the collection's bytes contiguous in memory, copying only when they are not already.
+@inlinable
 func withContiguousBytes<Result>(
     _ bytes: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
 ) -> Result {
