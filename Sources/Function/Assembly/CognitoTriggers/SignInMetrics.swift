@@ -67,13 +67,23 @@ public struct SignInMetrics: Sendable {
     public init(settings: MetricsSettings) {
         self.settings = settings
         let namespace = Self.string(settings.namespace)
+        // Built with appends: `joined(separator:)` runs the standard library's unspecialized code, which looks its
+        // types up at run time, a scan of every conformance in the binary at start-up.
         func opening(_ dimensions: [String]) -> [UInt8] {
             precondition(dimensions.count <= Self.dimensionLimit)
-            return Array(#"{"Namespace":"#.utf8) + namespace + Array(#","Dimensions":[["#.utf8)
-                + Array(dimensions.map { "\"\($0)\"" }.joined(separator: ",").utf8) + Array(#"]],"Metrics":["#.utf8)
+            var directive = Array(#"{"Namespace":"#.utf8) + namespace + Array(#","Dimensions":[["#.utf8)
+            for (position, dimension) in dimensions.enumerated() {
+                if position > 0 { directive.append(UInt8(ascii: ",")) }
+                directive += Array("\"\(dimension)\"".utf8)
+            }
+            return directive + Array(#"]],"Metrics":["#.utf8)
         }
-        functionDirective = opening(["FunctionName"])
-            + Array(Counter.allCases.map { String(decoding: $0.declaration, as: UTF8.self) }.joined(separator: ",").utf8)
+        var counters: [UInt8] = []
+        for (position, counter) in Counter.allCases.enumerated() {
+            if position > 0 { counters.append(UInt8(ascii: ",")) }
+            counters += counter.declaration
+        }
+        functionDirective = opening(["FunctionName"]) + counters
         precondition(Counter.allCases.count + Timing.allCases.count <= Self.metricLimit)
         detailDirective = opening(Self.detailDimensions)
         captchaDirective = opening(["FunctionName", "CaptchaReason"]) + Counter.captchaRejected.declaration + Array("]}".utf8)

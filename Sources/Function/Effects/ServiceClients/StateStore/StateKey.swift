@@ -9,7 +9,8 @@ public enum StateKey {
     /// name joined with NUL bytes: 64 characters, the same for the same user every time, and no user name in the
     /// table. Pass Cognito's `userName` as the event carries it (its canonical form).
     public static func derive(secret: [UInt8], userPoolId: String, userName: String) -> String {
-        Hex.encode(HMACSHA256.authenticationCode(key: secret, message: [purpose, userPoolId, userName].joined(separator: "\u{0}")))
+        // Concatenated, not `[…].joined(separator:)`, whose unspecialized code looks its types up at run time.
+        Hex.encode(HMACSHA256.authenticationCode(key: secret, message: purpose + "\u{0}" + userPoolId + "\u{0}" + userName))
     }
 
     /// The key of the record a step keeps for a user across sign-ins (a passkey's credentials, kind `PASSKEY`):
@@ -17,6 +18,6 @@ public enum StateKey {
     /// The same for the trigger (which reads `sub` from `userAttributes`) and for an API that knows the user from
     /// a token's `sub` claim.
     public static func userRecord(secret: [UInt8], userPoolId: String, kind: String, sub: String) -> String {
-        derive(secret: secret, userPoolId: userPoolId, userName: ["record", kind, sub].joined(separator: "\u{0}"))
+        derive(secret: secret, userPoolId: userPoolId, userName: "record\u{0}" + kind + "\u{0}" + sub)
     }
 }
