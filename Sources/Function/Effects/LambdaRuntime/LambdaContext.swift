@@ -91,13 +91,14 @@ final class DeliveryFollowUps: Sendable {
 
     /// Runs the work left so far, in the order it was left, and any that work leaves in turn.
     func run() {
+        // The list and an emptied one change places, so that neither is copied nor allocated again: the storage
+        // reserved during init goes back and forth between them.
+        var work: [@Sendable () -> Void] = []
         while true {
-            let work = pending.withLock { pending in
-                defer { pending.removeAll(keepingCapacity: true) }
-                return pending
-            }
+            pending.withLock { swap(&$0, &work) }
             guard !work.isEmpty else { return }
             for item in work { item() }
+            work.removeAll(keepingCapacity: true)
         }
     }
 }
