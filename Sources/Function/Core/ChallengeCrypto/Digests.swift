@@ -14,12 +14,21 @@ public enum SHA256 {
 
     @usableFromInline
     static func hash(contiguous bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: byteCount) { digest, initializedCount in
+        digest { digest in
             var context = SHA256_CTX()
             SHA256_Init(&context)
             SHA256_Update(&context, bytes.baseAddress, bytes.count)
-            SHA256_Final(digest.baseAddress, &context)
-            initializedCount = byteCount
+            SHA256_Final(digest, &context)
+        }
+    }
+
+    /// The 32 bytes `write` puts at its pointer, as an array. They are written on the stack and copied once:
+    /// `[UInt8](unsafeUninitializedCapacity:)` allocates through the standard library's unspecialized code, which
+    /// looks the array storage's type up at run time (a few hundred instructions per digest).
+    static func digest(_ write: (UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { digest in
+            write(digest.baseAddress!)
+            return Array(digest)
         }
     }
 
@@ -88,14 +97,13 @@ public enum HMACSHA256 {
 
         @usableFromInline
         func authenticationCode(contiguous message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-            [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { code, initializedCount in
+            SHA256.digest { code in
                 var context = inner
                 SHA256_Update(&context, message.baseAddress, message.count)
-                SHA256_Final(code.baseAddress, &context)
+                SHA256_Final(code, &context)
                 context = outer
-                SHA256_Update(&context, code.baseAddress, SHA256.byteCount)
-                SHA256_Final(code.baseAddress, &context)
-                initializedCount = SHA256.byteCount
+                SHA256_Update(&context, code, SHA256.byteCount)
+                SHA256_Final(code, &context)
             }
         }
 

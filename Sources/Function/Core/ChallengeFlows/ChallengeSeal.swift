@@ -236,7 +236,8 @@ struct AnswerHasher: Sendable {
         let length = label.count + kind.rawValue.utf8.count + DecimalText.length(of: stepIndex)
             + DecimalText.length(of: expiresAt) + user.userPoolId.utf8.count + user.userName.utf8.count
             + normalizedAnswer.utf8.count + 6
-        let message = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+        // On the stack: the message lives only until it is hashed.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
             var writer = TextWriter(text: buffer)
             writer.append(label)
             writer.append(0)
@@ -251,9 +252,8 @@ struct AnswerHasher: Sendable {
             writer.append(user.userName.utf8)
             writer.append(0)
             writer.append(normalizedAnswer.utf8)
-            initialized = writer.count
+            return key.authenticationCode(for: UnsafeBufferPointer(rebasing: buffer[..<writer.count]))
         }
-        return key.authenticationCode(for: message)
     }
 }
 
