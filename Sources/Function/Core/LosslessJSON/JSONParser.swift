@@ -105,12 +105,11 @@ package struct MemberSplice: Sendable {
     /// reader skips it: what is written is JSON, which must not start with one (RFC 8259 §8.1).
     package func replacingValue(with newValue: JSONValue) -> [UInt8] {
         let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
-        // The new value is written in place, between the bytes before and after the old one; room for a response
-        // of a few hundred bytes (a longer one is written twice).
+        // The new value goes between the bytes before and after the old one, in one array.
         return bytes.withUnsafeBufferPointer { bytes in
             newValue.written(
                 between: UnsafeBufferPointer(rebasing: bytes[start..<valueRange.lowerBound]),
-                and: UnsafeBufferPointer(rebasing: bytes[valueRange.upperBound...]), layout: .compact, room: 1024)
+                and: UnsafeBufferPointer(rebasing: bytes[valueRange.upperBound...]), layout: .compact)
         }
     }
 }

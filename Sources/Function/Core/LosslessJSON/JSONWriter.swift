@@ -10,8 +10,7 @@ extension JSONValue {
     /// The value as UTF-8 JSON text. Numbers are written as they were read, members in their order.
     public func serialized(_ layout: Layout = .compact) -> [UInt8] {
         let nothing = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        // Enough for a Cognito event in one allocation.
-        return written(between: nothing, and: nothing, layout: layout, room: 4096)
+        return written(between: nothing, and: nothing, layout: layout)
     }
 
     /// The value as JSON text.
@@ -19,21 +18,33 @@ extension JSONValue {
         String(decoding: serialized(layout), as: UTF8.self)
     }
 
-    /// `prefix`, the value's text, then `suffix`, in one array. The value is written once into an array with `room`
-    /// bytes for it; a longer one is measured by that pass and written again into an array of its size.
+    /// The most bytes of a value written on the stack first: a trigger's response, a log or outbox line.
+    private static let stackRoom = 1024
+
+    /// `prefix`, the value's text, then `suffix`, in one array.
+    ///
+    /// A value of up to `stackRoom` bytes is written once on the stack, then copied with the rest into an array
+    /// reserved at their size: reserving goes through code specialized for bytes, while
+    /// `[UInt8](unsafeUninitializedCapacity:)` allocates through the standard library's generic code, which looks the
+    /// storage's type up at run time. A longer value is measured by that pass and written again into an array of
+    /// its size.
     func written(
-        between prefix: UnsafeBufferPointer<UInt8>, and suffix: UnsafeBufferPointer<UInt8>, layout: Layout, room: Int
+        between prefix: UnsafeBufferPointer<UInt8>, and suffix: UnsafeBufferPointer<UInt8>, layout: Layout
     ) -> [UInt8] {
-        var needed = 0
-        let first = [UInt8](unsafeUninitializedCapacity: prefix.count + room + suffix.count) { buffer, initialized in
-            let written = write(between: prefix, and: suffix, layout: layout, into: buffer)
-            if written <= buffer.count {
-                initialized = written
-            } else {
-                needed = written
-            }
+        let (fitted, length): ([UInt8]?, Int) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.stackRoom) {
+            room in
+            var writer = BufferWriter(room)
+            write(to: &writer, layout: layout, depth: 0)
+            guard writer.position <= room.count else { return (nil, writer.position) }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(prefix.count + writer.position + suffix.count)
+            bytes.append(contentsOf: prefix)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<writer.position]))
+            bytes.append(contentsOf: suffix)
+            return (bytes, writer.position)
         }
-        guard needed > 0 else { return first }
+        if let fitted { return fitted }
+        let needed = prefix.count + length + suffix.count
         return [UInt8](unsafeUninitializedCapacity: needed) { buffer, initialized in
             let written = write(between: prefix, and: suffix, layout: layout, into: buffer)
             precondition(written == needed, "JSON writer: measured \(needed) bytes, wrote \(written)")
