@@ -4,6 +4,8 @@ import Foundation
 struct Report {
     let names: [String]
     let summaries: [Summary]
+    /// The bootstrap with one trigger's event alone as its warm invocations (`bootstrap Create`).
+    let triggersAlone: [(name: String, summary: Summary)]
     let invocations: Int
     let floor: CFloor
 
@@ -63,6 +65,17 @@ struct Report {
                 + "(\(fixed(100 * cost / max(without.cpuPerInvocation.microseconds, 1), 1)) % of bootstrap with METRICS=off)"]
         }
         guard let floor = summaries.first else { return lines.joined(separator: "\n") }
+        if !triggersAlone.isEmpty {
+            lines += ["", "each trigger alone: the bootstrap sent only that event as its warm invocations (medians; ratio to the C floor)", ""]
+            lines.append(row(["runtime", "CPU µs/inv", "ratio", "p50 µs", "ratio"], width: 13))
+            for (name, summary) in triggersAlone {
+                let cpu = summary.cpuPerInvocation.microseconds, p50 = summary.p50.microseconds
+                lines.append(row([
+                    name, fixed(cpu, 1), fixed(cpu / floor.cpuPerInvocation.microseconds, 2) + "×", fixed(p50, 0),
+                    fixed(p50 / floor.p50.microseconds, 2) + "×",
+                ], width: 13))
+            }
+        }
         lines += ["", "ratio to the C floor (target in brackets)", ""]
         lines.append(row(["figure"] + names.dropFirst(), width: 25))
         for target in Self.targets {

@@ -5,17 +5,28 @@ import ServiceClients
 
 /// A runtime to measure and the events it answers.
 struct Workload {
-    let name: String
+    var name: String
     let path: String
     let environment: [String: String]
     /// The first event; its answer may shape the rest.
     let firstEvent: [UInt8]
     /// The warm events, sent in rotation, given the first event's response.
-    let warmEvents: ([UInt8]) throws -> [[UInt8]]
+    var warmEvents: ([UInt8]) throws -> [[UInt8]]
     /// What each warm event is (`Create`), in the same order.
     var warmEventNames: [String] = []
     /// The relay in front of the runtime's state store, which counts its connections and requests; nil without one.
     var store: CountingProxy? = nil
+
+    /// The same runtime sent only one of its warm events, `eventName` (`Create`), as its warm invocations: what
+    /// each trigger costs alone. Nil for a name that is not one of `warmEventNames`.
+    func alone(_ eventName: String) -> Workload? {
+        guard let position = warmEventNames.firstIndex(of: eventName) else { return nil }
+        var workload = self
+        workload.name = "\(name) \(eventName)"
+        workload.warmEvents = { [warmEvents] first in [try warmEvents(first)[position]] }
+        workload.warmEventNames = [eventName]
+        return workload
+    }
 
     /// The C floor and the echo loop answer a ~1 KB Verify event with its own bytes.
     static func echo(name: String, path: String, event: [UInt8]) -> Workload {

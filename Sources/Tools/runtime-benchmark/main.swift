@@ -13,7 +13,8 @@ import Foundation
 // Measures, for the C floor, echo-bootstrap (our loop, echo handler) and bootstrap (Define/Create/Verify), medians
 // over R interleaved rounds: init, init with a cold page cache (as root), first invocation, warm p50/p99,
 // throughput, CPU per invocation and peak RSS (init and the first invocation over S starts per round, the run's own
-// and S - 1 alone); then every figure as a ratio to the floor, beside the targets.
+// and S - 1 alone); then every figure as a ratio to the floor, beside the targets; then the bootstrap's CPU per
+// invocation and p50 with each trigger's event sent alone.
 //   .build/release/runtime-benchmark --soak N
 // Instead runs one bootstrap through N warm invocations (Define/Create/Verify, one emulator) and prints its RSS, peak
 // RSS and open file descriptors at 10k, 20k, 50k, 100k, … and N, then the RSS growth from 10k to N.
@@ -79,6 +80,8 @@ do {
         } else {
             print("runtime-benchmark: moto's DynamoDB is not available (moto or boto3 not installed, or moto did not start), so the bootstrap with a DynamoDB state store is not measured")
         }
+        // The bootstrap sent one trigger's event alone, warm invocation after warm invocation: where its CPU goes.
+        let triggersAlone = bootstrap.warmEventNames.compactMap { bootstrap.alone($0) }
         let runner = Runner(invocations: invocations)
         let cold = PageCache.canDrop
         print("runtime-benchmark: \(rounds) rounds × \(workloads.count) runtimes × \(invocations) warm invocations "
@@ -87,6 +90,7 @@ do {
         var runs = [[Measurement]](repeating: [], count: workloads.count)
         var starts = [[StartMeasurement]](repeating: [], count: workloads.count)
         var coldInits = [[Duration]](repeating: [], count: workloads.count)
+        var aloneRuns = [[Measurement]](repeating: [], count: triggersAlone.count)
         for round in 0..<rounds {
             // Rotate the order each round so that no runtime always goes first.
             let order = (0..<workloads.count).map { (round + $0) % workloads.count }
@@ -104,6 +108,10 @@ do {
                     starts[index].append(try await runner.measureStart(workloads[index]))
                 }
             }
+            for index in triggersAlone.indices.map({ (round + $0) % triggersAlone.count }) {
+                try? FileManager.default.removeItem(atPath: outbox)
+                aloneRuns[index].append(try await runner.measure(triggersAlone[index]))
+            }
             print("  round \(round + 1) of \(rounds) done")
         }
         // Cold starts come after every warm run: dropping the page cache would make later warm starts partly cold.
@@ -113,7 +121,10 @@ do {
             }
         }
         let summaries = workloads.indices.map { Summary(runs[$0], starts: starts[$0], coldInits: coldInits[$0]) }
-        print(Report(names: workloads.map(\.name), summaries: summaries, invocations: invocations, floor: floor).text)
+        let alone = triggersAlone.indices.map { (triggersAlone[$0].name, Summary(aloneRuns[$0], starts: [], coldInits: [])) }
+        print(Report(
+            names: workloads.map(\.name), summaries: summaries, triggersAlone: alone, invocations: invocations, floor: floor
+        ).text)
     }
 } catch {
     FileHandle.standardError.write(Data("runtime-benchmark: \(error)\n".utf8))
