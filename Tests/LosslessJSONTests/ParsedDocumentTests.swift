@@ -37,6 +37,16 @@ struct ParsedDocumentTests {
         #expect(text(replaced) == #"{"a":1,"response":{"s":""# + escaped + #"","n":[null,false]},"z":2}"#)
     }
 
+    @Test("values around the 1 KiB the writer tries first are written whole, spliced or alone", arguments: [1023, 1024, 1025])
+    func valuesAroundTheFirstRoom(length: Int) throws {
+        let characters = String(repeating: "a", count: length - 2)
+        let value = JSONValue.string(characters)
+        #expect(value.serialized() == Array("\"\(characters)\"".utf8))
+        let parsed = try document("{\"a\":1,\"response\":null,\"z\":2}")
+        let replaced = try #require(parsed.replacingMemberValue(with: value))
+        #expect(text(replaced) == #"{"a":1,"response":""# + characters + #"","z":2}"#)
+    }
+
     @Test("after a byte-order mark, the range still counts from the first byte, and the splice leaves the mark out")
     func byteOrderMark() throws {
         let parsed = try ParsedDocument(
