@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Invoker
 
@@ -29,7 +30,9 @@ public final class LocalServerProcess {
         process.standardError = output
         try process.run()
         let deadline = ContinuousClock.now + startTimeout
-        while !Self.accepts(port: port) {
+        // Started means this process listens on the port: another server that already listens there would accept
+        // connections too, while this one fails to bind and exits.
+        while !Self.listens(processID: process.processIdentifier, port: port) {
             guard process.isRunning else {
                 throw StartFailure(command: arguments[0], output: drainOutput())
             }
@@ -62,9 +65,71 @@ public final class LocalServerProcess {
         public var description: String { "\(command) did not start: \(output)" }
     }
 
-    /// A port on 127.0.0.1 that nothing listens on right now (0 when no socket could be bound).
+    /// A port on 127.0.0.1 that nothing is bound to right now and that no other caller in this process was given,
+    /// chosen below the kernel's range of ephemeral ports: a server that binds port 0, or a client's connection, is
+    /// given ports from that range, so none of them can take this one before the server it is meant for starts.
+    /// 0 when no such port could be found.
     public static func freePort() -> UInt16 {
-        UInt16(FreePort.find() ?? 0)
+        let ephemeralStart = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+            .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { UInt16($0) } } ?? 32768
+        let candidates = 10_000..<max(10_001, ephemeralStart)
+        return handedOut.withLock { handedOut in
+            for _ in 0..<1000 {
+                let port = UInt16.random(in: candidates)
+                guard !handedOut.contains(port), canBind(port: port) else { continue }
+                handedOut.insert(port)
+                return port
+            }
+            return UInt16(FreePort.find() ?? 0)
+        }
+    }
+
+    /// The ports `freePort()` has given out, never given twice.
+    private static let handedOut = PosixLock(Set<UInt16>())
+
+    private static func canBind(port: UInt16) -> Bool {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { return false }
+        defer { close(socketFD) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(socketFD, socketAddress, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// True when the process holds a socket listening on `port` (on any address), read from `/proc`; where there is
+    /// no `/proc`, when anything accepts connections on the port.
+    static func listens(processID: Int32, port: UInt16) -> Bool {
+        #if os(Linux)
+        let listeners = listeningSockets(port: port)
+        guard !listeners.isEmpty else { return false }
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(processID)/fd")) ?? []
+        return descriptors.contains { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(processID)/fd/\(descriptor)"))
+                .map(listeners.contains) ?? false
+        }
+        #else
+        return accepts(port: port)
+        #endif
+    }
+
+    /// The sockets listening on `port`, as their descriptors' links read (`socket:[inode]`), from `/proc/net/tcp`
+    /// and `tcp6`.
+    private static func listeningSockets(port: UInt16) -> Set<String> {
+        let hexPort = String(format: "%04X", port)
+        var sockets = Set<String>()
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode …
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, fields[1].hasSuffix(":" + hexPort), fields[3] == "0A" else { continue }
+                sockets.insert("socket:[\(fields[9])]")
+            }
+        }
+        return sockets
     }
 
     public static func accepts(port: UInt16) -> Bool {
