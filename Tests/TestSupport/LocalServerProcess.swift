@@ -122,8 +122,7 @@ public final class LocalServerProcess {
         var sockets = Set<String>()
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
             // Read to the end: `/proc` files report a size of 0, and a reader that trusts the size gets one page.
-            guard let file = FileHandle(forReadingAtPath: table), let data = try? file.readToEnd() else { continue }
-            try? file.close()
+            guard let data = try? FileHandle(forReadingAtPath: table)?.readToEnd() else { continue }
             let text = String(decoding: data, as: UTF8.self)
             for line in text.split(separator: "\n").dropFirst() {
                 // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode …
