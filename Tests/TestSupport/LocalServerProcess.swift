@@ -65,38 +65,10 @@ public final class LocalServerProcess {
         public var description: String { "\(command) did not start: \(output)" }
     }
 
-    /// A port on 127.0.0.1 that nothing is bound to right now and that no other caller in this process was given,
-    /// chosen below the kernel's range of ephemeral ports: a server that binds port 0, or a client's connection, is
-    /// given ports from that range, so none of them can take this one before the server it is meant for starts.
-    /// 0 when no such port could be found.
+    /// A port on 127.0.0.1 that nothing is bound to right now, below the kernel's ephemeral range and never given
+    /// twice in this process (`FreePort`); 0 when none could be found.
     public static func freePort() -> UInt16 {
-        let ephemeralStart = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
-            .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { UInt16($0) } } ?? 32768
-        let candidates = 10_000..<max(10_001, ephemeralStart)
-        return handedOut.withLock { handedOut in
-            for _ in 0..<1000 {
-                let port = UInt16.random(in: candidates)
-                guard !handedOut.contains(port), canBind(port: port) else { continue }
-                handedOut.insert(port)
-                return port
-            }
-            return UInt16(FreePort.find() ?? 0)
-        }
-    }
-
-    /// The ports `freePort()` has given out, never given twice.
-    private static let handedOut = PosixLock(Set<UInt16>())
-
-    private static func canBind(port: UInt16) -> Bool {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { return false }
-        defer { close(socketFD) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(socketFD, socketAddress, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        UInt16(FreePort.find() ?? 0)
     }
 
     /// True when the process holds a socket listening on `port` (on any address), read from `/proc`; where there is
