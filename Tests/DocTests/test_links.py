@@ -22,8 +22,20 @@ def anchors(document):
 
 
 def links(document):
-    text = re.sub(r"^```.*?^```", "", document.read_text(), flags=re.M | re.S)
+    return relative_links(document.read_text())
+
+
+def relative_links(text):
+    """The relative link targets of Markdown text, outside code blocks and inline code (where `[a](b)` is code)."""
+    text = re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
     return [target for target in re.findall(r"\]\(([^)\s]+)\)", text) if not re.match(r"[a-z]+:", target)]
+
+
+def test_code_is_not_a_link():
+    assert relative_links("`[UInt8](unsafeUninitializedCapacity:)` and [`serve`](docs/local.md#serve)") == [
+        "docs/local.md#serve"
+    ]
 
 
 def test_anchors_follow_github():
