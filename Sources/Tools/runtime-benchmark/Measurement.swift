@@ -44,13 +44,10 @@ struct Summary: Sendable {
     var p50: Duration
     var p99: Duration
     var cpuPerInvocation: Duration
+    /// Each run's CPU per invocation, in µs, in the order of the rounds.
+    var cpuPerRound: [Double]
     var throughput: Double
     var peakResidentKiB: Int
-    /// Each run's CPU per invocation and warm p50, in µs, in the order of the rounds: a ratio to the floor is taken
-    /// within each round, against the floor measured seconds before or after, so that a machine that gets busier or
-    /// quieter over the minutes of a benchmark moves both sides of it.
-    var cpuPerRound: [Double]
-    var p50PerRound: [Double]
     /// The state store's figures, medians over the runs: connections per run, round trips per warm invocation (in
     /// all, by event kind and by operation) and in the first invocation.
     var store: StoreSummary?
@@ -65,7 +62,6 @@ struct Summary: Sendable {
         p99 = median(runs.map { percentile($0.latencies, 0.99) })
         cpuPerInvocation = median(runs.map(\.cpuPerInvocation))
         cpuPerRound = runs.map(\.cpuPerInvocation.microseconds)
-        p50PerRound = runs.map { percentile($0.latencies, 0.50).microseconds }
         throughput = median(runs.map(\.throughput))
         peakResidentKiB = median(runs.map(\.peakResidentKiB))
         let traffic = runs.compactMap(\.store)
@@ -102,12 +98,6 @@ struct StoreSummary: Sendable {
 
 func median<T: Comparable>(_ values: [T]) -> T {
     values.sorted()[values.count / 2]
-}
-
-/// The median over rounds of `values[r] / floor[r]`: each round's figure against the floor's in the same round.
-func medianRatio(_ values: [Double], to floor: [Double]) -> Double {
-    let ratios = zip(values, floor).map { $0 / $1 }
-    return ratios.isEmpty ? .nan : median(ratios)
 }
 
 /// The nearest-rank percentile.

@@ -13,24 +13,14 @@ struct Report {
     struct Target: Sendable {
         let label: String
         let value: @Sendable (Summary) -> Double
-        /// For a figure that every run measures (not the starts'): its value in each round, whose ratios to the
-        /// floor's in the same round give the median ratio.
-        var perRound: (@Sendable (Summary) -> [Double])? = nil
         let limits: [String: Double]
-
-        /// The figure of `summary` against the floor's.
-        func ratio(_ summary: Summary, to floor: Summary) -> Double {
-            if let perRound { return medianRatio(perRound(summary), to: perRound(floor)) }
-            return value(summary) / value(floor)
-        }
     }
 
     /// Issue 28's targets for the bootstrap; echo-bootstrap's loop alone should stay near the floor.
     static let targets = [
-        Target(label: "CPU per invocation", value: { $0.cpuPerInvocation.microseconds }, perRound: \.cpuPerRound,
+        Target(label: "CPU per invocation", value: { $0.cpuPerInvocation.microseconds },
                limits: ["echo-bootstrap": 1.2, "bootstrap": 1.35]),
-        Target(label: "warm p50", value: { $0.p50.microseconds }, perRound: \.p50PerRound,
-               limits: ["echo-bootstrap": 1.2, "bootstrap": 1.35]),
+        Target(label: "warm p50", value: { $0.p50.microseconds }, limits: ["echo-bootstrap": 1.2, "bootstrap": 1.35]),
         Target(label: "warm p99", value: { $0.p99.microseconds }, limits: [:]),
         Target(label: "init", value: { $0.initTime.microseconds }, limits: ["echo-bootstrap": 1.2, "bootstrap": 1.2]),
         Target(label: "init, cold cache", value: { $0.coldInitTime?.microseconds ?? .nan }, limits: [:]),
@@ -70,7 +60,8 @@ struct Report {
         if let with = zip(names, summaries).first(where: { $0.0 == "bootstrap" })?.1,
            let without = zip(names, summaries).first(where: { $0.0 == Self.withoutMetrics })?.1
         {
-            // Paired by round, like the ratios: the difference is a few µs of figures that move by as much.
+            // The difference of two figures that move by as much from run to run: each round's two runs against each
+            // other, and the range of those differences beside their median, so that the noise shows.
             let costs = zip(with.cpuPerRound, without.cpuPerRound).map { $0 - $1 }.sorted()
             if let least = costs.first, let most = costs.last {
                 let cost = median(costs)
@@ -81,34 +72,27 @@ struct Report {
         }
         guard let floor = summaries.first else { return lines.joined(separator: "\n") }
         if !triggersAlone.isEmpty {
-            lines += ["", "each trigger alone: the bootstrap sent only that event as its warm invocations (medians; ratio to the C floor "
-                + "in the same round, median over rounds)", ""]
+            lines += ["", "each trigger alone: the bootstrap sent only that event as its warm invocations (medians; ratio to the C floor)", ""]
             lines.append(row(["runtime", "CPU µs/inv", "ratio", "p50 µs", "ratio"], width: 13))
             for (name, summary) in triggersAlone {
+                let cpu = summary.cpuPerInvocation.microseconds, p50 = summary.p50.microseconds
                 lines.append(row([
-                    name, fixed(summary.cpuPerInvocation.microseconds, 1),
-                    fixed(medianRatio(summary.cpuPerRound, to: floor.cpuPerRound), 2) + "×", fixed(summary.p50.microseconds, 0),
-                    fixed(medianRatio(summary.p50PerRound, to: floor.p50PerRound), 2) + "×",
+                    name, fixed(cpu, 1), fixed(cpu / floor.cpuPerInvocation.microseconds, 2) + "×", fixed(p50, 0),
+                    fixed(p50 / floor.p50.microseconds, 2) + "×",
                 ], width: 13))
             }
         }
-        lines += ["", "ratio to the C floor (target in brackets); CPU per invocation and warm p50: each round's figure against "
-            + "the floor's in the same round, median over rounds; the others: medians against medians", ""]
+        lines += ["", "ratio to the C floor (target in brackets)", ""]
         lines.append(row(["figure"] + names.dropFirst(), width: 25))
         for target in Self.targets {
             let base = target.value(floor)
             guard base.isFinite, base > 0 else { continue }
             let cells = zip(names, summaries).dropFirst().map { name, summary in
-                let ratio = target.ratio(summary, to: floor)
+                let ratio = target.value(summary) / base
                 guard let limit = target.limits[name] else { return fixed(ratio, 2) + "×" }
                 return fixed(ratio, 2) + "× [≤\(fixed(limit, 2))] " + (ratio <= limit ? "met" : "MISSED")
             }
             lines.append(row([target.label] + cells, width: 25))
-            // The same figure's medians against each other, for comparison with the paired ratio above.
-            if target.perRound != nil {
-                let medians = summaries.dropFirst().map { fixed(target.value($0) / base, 2) + "×" }
-                lines.append(row(["  (median ÷ median)"] + medians, width: 25))
-            }
         }
         return lines.joined(separator: "\n")
     }
