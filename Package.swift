@@ -41,6 +41,7 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(name: "CFileStatus"),
         .target(name: "LosslessJSON"),
         .target(name: "Basics", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
@@ -49,7 +50,7 @@ let package = Package(
         .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
         .target(name: "ProcessArguments"),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics", "ProcessArguments"]),
-        .target(name: "ServiceClients", dependencies: ["Basics", "ChallengeFlows", "ChallengeCrypto", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "ServiceClients", dependencies: ["Basics", "CFileStatus", "ChallengeFlows", "ChallengeCrypto", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
             dependencies: [
@@ -152,7 +153,7 @@ let package = Package(
         .testTarget(name: "AWSClientTests", dependencies: ["Basics", "ServiceClients", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "MessageDeliveryTests",
-            dependencies: ["Basics", "ServiceClients", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            dependencies: ["Basics", "CFileStatus", "ServiceClients", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "CaptchaVerificationTests",
@@ -193,7 +194,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
         "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows",
     ],
     "Function/Effects": [
-        "CCurl", "COpenSSL", "ProcessArguments", "CurlHTTP", "LambdaRuntime", "ServiceClients",
+        "CCurl", "COpenSSL", "CFileStatus", "ProcessArguments", "CurlHTTP", "LambdaRuntime", "ServiceClients",
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [
