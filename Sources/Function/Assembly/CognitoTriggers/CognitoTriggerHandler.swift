@@ -274,9 +274,10 @@ public final class CognitoTriggerHandler {
         let verdict: Verdict
         var note: String?
         if let userRecords, let seal, let step = engine.step(for: seal.kind), step.keepsUserRecord {
-            (verdict, note) = try judgeKeepingRecord(request, step: step, in: userRecords, user: user, now: now, facts: &facts)
+            (verdict, note) = try judgeKeepingRecord(
+                request, seal: seal, step: step, in: userRecords, user: user, now: now, facts: &facts)
         } else {
-            verdict = engine.verdict(on: request, user: user, now: now)
+            verdict = engine.verdict(on: request, seal: seal, user: user, now: now)
         }
         let outcome = verdict.outcome
         guard let limiter, let seal, let step = engine.stepUnderLimits(seal, verdict: verdict) else {
@@ -319,8 +320,8 @@ public final class CognitoTriggerHandler {
     /// conditional write on the version judged from. When another write came first, the answer is judged again from
     /// the record then stored (so of two answers decided from one record only one takes effect); a note says so.
     private func judgeKeepingRecord(
-        _ request: VerifyAuthChallengeResponseRequest, step: any ChallengeStep, in userRecords: UserRecords,
-        user: UserIdentity, now: Int64, facts: inout TriggerFacts
+        _ request: VerifyAuthChallengeResponseRequest, seal: ChallengeSeal, step: any ChallengeStep,
+        in userRecords: UserRecords, user: UserIdentity, now: Int64, facts: inout TriggerFacts
     ) throws(TriggerError) -> (Verdict, note: String?) {
         var (key, record) = try readUserRecord(
             userRecords, kind: step.kind, user: user, attributes: request.userAttributes,
@@ -328,7 +329,7 @@ public final class CognitoTriggerHandler {
         var note: String?
         var losses = 0
         for _ in 0..<SignInLimiter.maximumAttempts {
-            let verdict = engine.verdict(on: request, user: user, now: now, userRecord: record?.stringFields)
+            let verdict = engine.verdict(on: request, seal: seal, user: user, now: now, userRecord: record?.stringFields)
             guard let fields = verdict.updatedRecord else { return (verdict, note) }
             guard let key else {
                 return (Verdict(.refused("the user has no record to update (no sub attribute)")), note)

@@ -213,9 +213,18 @@ public struct ChallengeFlowEngine: Sendable {
     public func verdict(
         on request: VerifyAuthChallengeResponseRequest, user: UserIdentity, now: Int64, userRecord: [String: String]? = nil
     ) -> Verdict {
-        guard let seal = ChallengeSeal(privateParameters: request.privateChallengeParameters),
-              let step = step(for: seal.kind)
-        else { return Verdict(.notIssuedByThisFlow) }
+        verdict(
+            on: request, seal: ChallengeSeal(privateParameters: request.privateChallengeParameters), user: user, now: now,
+            userRecord: userRecord)
+    }
+
+    /// The same, with `request`'s seal already read from its private parameters (nil when they hold none), for a
+    /// caller that read it first.
+    package func verdict(
+        on request: VerifyAuthChallengeResponseRequest, seal: ChallengeSeal?, user: UserIdentity, now: Int64,
+        userRecord: [String: String]? = nil
+    ) -> Verdict {
+        guard let seal, let step = step(for: seal.kind) else { return Verdict(.notIssuedByThisFlow) }
         guard let hasher = keys.hasher(forKeyID: seal.keyID) else { return Verdict(.retiredKey) }
         let candidate = hasher.hash(
             normalizedAnswer: step.normalize(request.challengeAnswer), kind: seal.kind, stepIndex: seal.stepIndex,
