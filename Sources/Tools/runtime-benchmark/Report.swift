@@ -6,6 +6,9 @@ struct Report {
     let summaries: [Summary]
     /// The bootstrap with one trigger's event alone as its warm invocations (`bootstrap Create`).
     let triggersAlone: [(name: String, summary: Summary)]
+    /// CPU per invocation over the floor's in pairs of blocks run side by side (see `Runner.pairedCPURatios`).
+    let paired: [(name: String, ratios: [Double])]
+    let pairedBlockSize: Int
     let invocations: Int
     let floor: CFloor
 
@@ -79,6 +82,20 @@ struct Report {
                 lines.append(row([
                     name, fixed(cpu, 1), fixed(cpu / floor.cpuPerInvocation.microseconds, 2) + "×", fixed(p50, 0),
                     fixed(p50 / floor.p50.microseconds, 2) + "×",
+                ], width: 13))
+            }
+        }
+        if let blocks = paired.first?.ratios.count, blocks > 0 {
+            lines += [
+                "", "CPU per invocation in paired blocks: each runtime alive beside the C floor, the two sent \(blocks) blocks "
+                    + "of \(pairedBlockSize) warm invocations in turn; the ratio of each pair (median, and the middle half of the pairs)", "",
+            ]
+            lines.append(row(["runtime", "ratio", "middle half"], width: 13))
+            for (name, ratios) in paired where !ratios.isEmpty {
+                let sorted = ratios.sorted()
+                lines.append(row([
+                    name, fixed(median(sorted), 2) + "×",
+                    fixed(sorted[sorted.count / 4], 2) + "–" + fixed(sorted[(3 * sorted.count) / 4], 2) + "×",
                 ], width: 13))
             }
         }

@@ -68,6 +68,47 @@ struct Runner {
             warmOperations: operations.filter { $0.value != 0 })
     }
 
+    /// `subject` and `reference` started side by side and sent their warm invocations in alternating blocks of
+    /// `perBlock` (the order swapped from block to block, after a block each to warm up), so that every block of one
+    /// runs moments before or after a block of the other: the ratio of their CPU per invocation, one per pair of
+    /// blocks. Noise that lasts a second or more (another tenant of the host) falls on both blocks of a pair alike,
+    /// where runs seconds apart meet it unequally.
+    func pairedCPURatios(_ subject: Workload, to reference: Workload, blocks: Int, perBlock: Int) async throws -> [Double] {
+        var sides: [(emulator: RuntimeAPIEmulator, process: ChildProcess, events: [[UInt8]])] = []
+        var sent = [0, 0]
+        /// CPU per invocation of one block of `side`'s warm invocations, in µs.
+        func block(_ side: Int) async throws -> Double {
+            let (emulator, process, events) = sides[side]
+            let before = process.cpuTime()
+            for _ in 0..<perBlock {
+                _ = try await invoke(emulator, events[sent[side] % events.count])
+                sent[side] += 1
+            }
+            return (process.cpuTime() - before).microseconds / Double(perBlock)
+        }
+        do {
+            for workload in [subject, reference] {
+                let (emulator, process, _) = try await start(workload)
+                sides.append((emulator, process, []))
+                sides[sides.count - 1].events = try workload.warmEvents(try await invoke(emulator, workload.firstEvent).body)
+            }
+            _ = try await block(0)
+            _ = try await block(1)
+            var ratios: [Double] = []
+            for index in 0..<blocks {
+                let subjectFirst = index.isMultiple(of: 2)
+                let first = try await block(subjectFirst ? 0 : 1)
+                let second = try await block(subjectFirst ? 1 : 0)
+                ratios.append(subjectFirst ? first / second : second / first)
+            }
+            for side in sides { try await stop(side.emulator, side.process) }
+            return ratios
+        } catch {
+            for side in sides { try? await stop(side.emulator, side.process) }
+            throw error
+        }
+    }
+
     /// One process answering `invocations` warm invocations in a row, after init and the first; at each of
     /// `checkpoints` (counts of warm invocations) its memory and descriptors are sampled and handed to `sampled`.
     func soak(_ workload: Workload, sampledAt checkpoints: Set<Int>, _ sampled: (SoakSample) throws -> Void) async throws {

@@ -5,7 +5,7 @@ import Foundation
 //       swift build -c release --static-swift-stdlib --disable-local-rpath --experimental-lto-mode=full \
 //           -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product $product
 //   done
-//   .build/release/runtime-benchmark [--invocations N] [--rounds R] [--starts S]
+//   .build/release/runtime-benchmark [--invocations N] [--rounds R] [--starts S] [--blocks B]
 // (Product by product: a release build of the whole package stops at TestSupport, which imports Testing. The
 // -Xfrontend flag and the link-time optimization are the zip's: release_swift_flags in Deploy/common.sh.)
 // The floor is runtime-floor.c beside this file, compiled at every run with the system C compiler as a user would
@@ -14,7 +14,8 @@ import Foundation
 // over R interleaved rounds: init, init with a cold page cache (as root), first invocation, warm p50/p99,
 // throughput, CPU per invocation and peak RSS (init and the first invocation over S starts per round, the run's own
 // and S - 1 alone); then every figure as a ratio to the floor, beside the targets; then the bootstrap's CPU per
-// invocation and p50 with each trigger's event sent alone.
+// invocation and p50 with each trigger's event sent alone; then echo-bootstrap's and the bootstrap's CPU per invocation
+// against the floor's in B pairs of blocks of N/8 warm invocations, each runtime alive beside the floor.
 //   .build/release/runtime-benchmark --soak N
 // Instead runs one bootstrap through N warm invocations (Define/Create/Verify, one emulator) and prints its RSS, peak
 // RSS and open file descriptors at 10k, 20k, 50k, 100k, … and N, then the RSS growth from 10k to N.
@@ -33,6 +34,7 @@ func option(_ name: String) -> Int? {
 let invocations = option("--invocations") ?? 2000
 let rounds = option("--rounds") ?? 5
 let startsPerRound = option("--starts") ?? 5
+let pairedBlocks = option("--blocks") ?? 40
 let soakInvocations = option("--soak")
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 // This file is Sources/Tools/runtime-benchmark/main.swift.
@@ -114,6 +116,14 @@ do {
             }
             print("  round \(round + 1) of \(rounds) done")
         }
+        // Each runtime and the floor alive side by side, their warm invocations sent in alternating blocks.
+        var paired: [(name: String, ratios: [Double])] = []
+        for workload in workloads[1...2] {
+            try? FileManager.default.removeItem(atPath: outbox)
+            let ratios = try await runner.pairedCPURatios(
+                workload, to: workloads[0], blocks: pairedBlocks, perBlock: max(1, invocations / 8))
+            paired.append((workload.name, ratios))
+        }
         // Cold starts come after every warm run: dropping the page cache would make later warm starts partly cold.
         for round in 0..<(cold ? rounds : 0) {
             for index in (0..<workloads.count).map({ (round + $0) % workloads.count }) {
@@ -123,7 +133,8 @@ do {
         let summaries = workloads.indices.map { Summary(runs[$0], starts: starts[$0], coldInits: coldInits[$0]) }
         let alone = triggersAlone.indices.map { (triggersAlone[$0].name, Summary(aloneRuns[$0], starts: [], coldInits: [])) }
         print(Report(
-            names: workloads.map(\.name), summaries: summaries, triggersAlone: alone, invocations: invocations, floor: floor
+            names: workloads.map(\.name), summaries: summaries, triggersAlone: alone, paired: paired,
+            pairedBlockSize: max(1, invocations / 8), invocations: invocations, floor: floor
         ).text)
     }
 } catch {
