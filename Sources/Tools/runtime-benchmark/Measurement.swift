@@ -106,3 +106,20 @@ func percentile(_ values: [Duration], _ fraction: Double) -> Duration {
     let rank = Int((fraction * Double(sorted.count)).rounded(.up))
     return sorted[max(0, min(sorted.count - 1, rank - 1))]
 }
+
+/// Ratios of paired blocks (see `Runner.pairedCPURatios`): their median and the middle half of them.
+struct RatioSpread: Sendable {
+    let median: Double
+    let lower: Double
+    let upper: Double
+
+    init(_ ratios: [Double]) {
+        let sorted = ratios.sorted()
+        median = sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+        lower = sorted.isEmpty ? .nan : sorted[sorted.count / 4]
+        upper = sorted.isEmpty ? .nan : sorted[(3 * sorted.count) / 4]
+    }
+
+    /// The middle half as text, `1.37–1.43×`.
+    var middleHalf: String { fixed(lower, 2) + "–" + fixed(upper, 2) + "×" }
+}

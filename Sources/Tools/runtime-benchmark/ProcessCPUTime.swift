@@ -16,12 +16,15 @@ extension ChildProcess {
 
 enum BenchmarkError: Error, CustomStringConvertible {
     case missingBinary(String)
+    /// `--against` names no executable file.
+    case notExecutable(String)
     case runtimeFailed(String)
 
     var description: String {
         switch self {
         case .missingBinary(let path):
             "\(path) is not built: run `swift build -c release --static-swift-stdlib --disable-local-rpath --experimental-lto-mode=full -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product NAME` for bootstrap, echo-bootstrap and runtime-benchmark first (the benchmark measures release builds, linked as they are deployed)"
+        case .notExecutable(let path): "\(path) is not an executable file: --against takes the path of another bootstrap build"
         case .runtimeFailed(let reason): reason
         }
     }

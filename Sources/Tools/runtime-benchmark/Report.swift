@@ -92,11 +92,8 @@ struct Report {
             ]
             lines.append(row(["runtime", "ratio", "middle half"], width: 13))
             for (name, ratios) in paired where !ratios.isEmpty {
-                let sorted = ratios.sorted()
-                lines.append(row([
-                    name, fixed(median(sorted), 2) + "×",
-                    fixed(sorted[sorted.count / 4], 2) + "–" + fixed(sorted[(3 * sorted.count) / 4], 2) + "×",
-                ], width: 13))
+                let spread = RatioSpread(ratios)
+                lines.append(row([name, fixed(spread.median, 2) + "×", spread.middleHalf], width: 13))
             }
         }
         lines += ["", "ratio to the C floor (target in brackets)", ""]

@@ -16,6 +16,10 @@ import Foundation
 // and S - 1 alone); then every figure as a ratio to the floor, beside the targets; then the bootstrap's CPU per
 // invocation and p50 with each trigger's event sent alone; then echo-bootstrap's and the bootstrap's CPU per invocation
 // against the floor's in B pairs of blocks of N/8 warm invocations, each runtime alive beside the floor.
+//   .build/release/runtime-benchmark --against PATH [--invocations N] [--blocks B]
+// Instead compares this bootstrap with another build of it at PATH (e.g. one built from an earlier commit): both alive
+// side by side, sent B (120 unless given) pairs of blocks of N/8 warm invocations in turn, for the rotation and each
+// trigger alone; prints the median ratio of their CPU per invocation and the middle half of the ratios.
 //   .build/release/runtime-benchmark --soak N
 // Instead runs one bootstrap through N warm invocations (Define/Create/Verify, one emulator) and prints its RSS, peak
 // RSS and open file descriptors at 10k, 20k, 50k, 100k, … and N, then the RSS growth from 10k to N.
@@ -34,7 +38,15 @@ func option(_ name: String) -> Int? {
 let invocations = option("--invocations") ?? 2000
 let rounds = option("--rounds") ?? 5
 let startsPerRound = option("--starts") ?? 5
-let pairedBlocks = option("--blocks") ?? 40
+let pairedBlocks = option("--blocks")
+/// The path after `--against`; nil when it is absent.
+let againstPath: String? = arguments.firstIndex(of: "--against").map { index in
+    guard index + 1 < arguments.count else {
+        FileHandle.standardError.write(Data("runtime-benchmark: --against needs the path of another bootstrap\n".utf8))
+        exit(2)
+    }
+    return arguments[index + 1]
+}
 let soakInvocations = option("--soak")
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 // This file is Sources/Tools/runtime-benchmark/main.swift.
@@ -54,7 +66,25 @@ do {
     let events = repository.appendingPathComponent("Events")
     let outbox = scratch.appendingPathComponent("outbox.jsonl").path
     let bootstrap = try Workload.triggers(path: try binary("bootstrap"), events: events, outbox: outbox)
-    if let soakInvocations {
+    if let againstPath {
+        // This bootstrap beside another build of it, in paired blocks: a change too small for the rounds' noise.
+        guard FileManager.default.isExecutableFile(atPath: againstPath) else { throw BenchmarkError.notExecutable(againstPath) }
+        let other = try Workload.triggers(name: "other", path: againstPath, events: events, outbox: outbox)
+        let perBlock = max(1, invocations / 8)
+        // Three times the full benchmark's pairs: the differences sought here are a few per cent.
+        let blocks = pairedBlocks ?? 120
+        print("runtime-benchmark: bootstrap beside \(againstPath), pinned to CPU \(cpu); CPU per invocation of this one "
+            + "over the other's in \(blocks) pairs of blocks of \(perBlock) warm invocations (median, and the middle half)")
+        let runner = Runner(invocations: invocations)
+        let comparisons = [("Define, Create, Verify", bootstrap, other)] + bootstrap.warmEventNames.compactMap { name in
+            bootstrap.alone(name).flatMap { mine in other.alone(name).map { ("\(name) alone", mine, $0) } }
+        }
+        for (name, mine, theirs) in comparisons {
+            try? FileManager.default.removeItem(atPath: outbox)
+            let spread = RatioSpread(try await runner.pairedCPURatios(mine, to: theirs, blocks: blocks, perBlock: perBlock))
+            print("  \(name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(fixed(spread.median, 3))×  (\(spread.middleHalf))")
+        }
+    } else if let soakInvocations {
         print("runtime-benchmark: soak of bootstrap, \(soakInvocations) warm invocations, pinned to CPU \(cpu)")
         try await Soak(invocations: soakInvocations, outbox: outbox).run(bootstrap)
     } else {
@@ -121,7 +151,7 @@ do {
         for workload in workloads[1...2] {
             try? FileManager.default.removeItem(atPath: outbox)
             let ratios = try await runner.pairedCPURatios(
-                workload, to: workloads[0], blocks: pairedBlocks, perBlock: max(1, invocations / 8))
+                workload, to: workloads[0], blocks: pairedBlocks ?? 40, perBlock: max(1, invocations / 8))
             paired.append((workload.name, ratios))
         }
         // Cold starts come after every warm run: dropping the page cache would make later warm starts partly cold.
