@@ -82,6 +82,11 @@ struct DirectReadingTests {
             + #""challengeMetadata":"m","issueTokens":7}"#),
         // Each trigger by its short name.
         EventText.event(trigger: "CreateAuthChallenge", request: EventText.createRequest()),
+        // A caller context (read only when asked for) with escapes, a null, members of its own unknown, and none.
+        EventText.event(
+            trigger: "DefineAuthChallenge", callerContext: #"{"x":{"clientId":1},"clientId":"c\u00e9\/1","awsSdkVersion":null}"#,
+            request: EventText.defineRequest()),
+        EventText.event(trigger: "DefineAuthChallenge", callerContext: "{}", request: EventText.defineRequest()),
         #"{"request":{"privateChallengeParameters":{},"challengeAnswer":""},"response":{"answerCorrect":false},"#
             + #""callerContext":null,"userName":"u","triggerSource":"VerifyAuthChallengeResponse","version":null}"#,
     ])
@@ -105,6 +110,9 @@ struct DirectReadingTests {
         EventText.define().replacing(#""userName":"jane""#, with: #""userName":"x","userName":"jane""#),
         EventText.define(request: #"{"userAttributes":{"email":"a@b.c","email":"d@e.f"}}"#),
         EventText.define(request: #"{"userAttributes":{"email":"a@b.c","email":null}}"#),
+        EventText.event(
+            trigger: "DefineAuthChallenge", callerContext: #"{"clientId":"a","clientId":"b"}"#,
+            request: EventText.defineRequest()),
         EventText.define(response: #"{},"response":{"challengeName":"X"}"#),
         EventText.verify(response: #"{"answerCorrect":null,"answerCorrect":true}"#),
         EventText.define(response: #"{"x":1,"y":2,"\u0078":3}"#),
@@ -124,6 +132,8 @@ struct DirectReadingTests {
         EventText.verify(request: #"{"privateChallengeParameters":{},"challengeAnswer":123456}"#),
         EventText.create(request: #"{"session":[null]}"#),
         EventText.create(request: #"{"userAttributes":{"n":1}}"#),
+        EventText.event(trigger: "DefineAuthChallenge", callerContext: #"{"clientId":7}"#, request: "{}"),
+        EventText.event(trigger: "DefineAuthChallenge", callerContext: "[]", request: "{}"),
         EventText.event(trigger: "PreSignUp_SignUp", request: "{}"),
         EventText.event(trigger: "DefineAuthChallenge_Authentication_Authentication", request: "{}"),
         EventText.event(trigger: "defineAuthChallenge", request: "{}"),

@@ -110,6 +110,11 @@ struct EventVariantTests {
         #expect(event.header.userPoolId == "us-east-1_EXAMPLE")
         #expect(event.header.userName == "jane")
         #expect(event.header.callerContext == CallerContext(awsSdkVersion: "aws-sdk-js-3.0.0", clientId: "3example0client0id0abc123"))
+        // Read from the bytes when asked for, and set like any field.
+        var header = event.header
+        header.callerContext.clientId = "another"
+        #expect(header.callerContext == CallerContext(awsSdkVersion: "aws-sdk-js-3.0.0", clientId: "another"))
+        #expect(header != event.header)
 
         let bare = #"{"triggerSource":"DefineAuthChallenge","userName":"x","request":{},"response":{}}"#
         let bareEvent = try AuthChallengeEvent(parsing: EventText.bytes(bare))

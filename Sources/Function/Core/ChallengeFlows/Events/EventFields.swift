@@ -17,7 +17,7 @@ enum EventFields {
     static func read(_ bytes: [UInt8]) -> Values? {
         bytes.withUnsafeBufferPointer { buffer in
             var cursor = JSONCursor(buffer)
-            return try? read(&cursor)
+            return try? read(&cursor, in: bytes)
         }
     }
 
@@ -43,13 +43,14 @@ enum EventFields {
         }
     }
 
-    private static func read(_ cursor: inout JSONCursor) throws(JSONParseError) -> Values? {
+    /// Reads the event `cursor` walks over `bytes`.
+    private static func read(_ cursor: inout JSONCursor, in bytes: [UInt8]) throws(JSONParseError) -> Values? {
         try cursor.beginDocument()
         guard cursor.nextKind() == .object else { return nil }
         try cursor.beginObject()
         var version, region, userPoolId, userName: String?
         var triggerSource: TriggerSource?
-        var callerContext: CallerContext?
+        var callerContext: Range<Int>?
         var request: RequestFields?
         var response: (value: JSONValue, range: Range<Int>)?
         var seen = MemberSet()
@@ -73,7 +74,11 @@ enum EventFields {
             case .callerContext:
                 switch cursor.nextKind() {
                 case .null: try cursor.skipValue()
-                case .object: guard let caller = try CallerContext(&cursor) else { return nil }; callerContext = caller
+                case .object:
+                    // Checked now, read when asked for (the triggers never ask).
+                    let start = cursor.offset
+                    guard try CallerContext(&cursor, keepingValues: false) != nil else { return nil }
+                    callerContext = start..<cursor.offset
                 default: return nil
                 }
             case .request:
@@ -92,7 +97,8 @@ enum EventFields {
         else { return nil }
         let header = EventHeader(
             version: consume version, triggerSource: triggerSource, region: consume region,
-            userPoolId: consume userPoolId, userName: userName, callerContext: (consume callerContext) ?? CallerContext())
+            userPoolId: consume userPoolId, userName: userName,
+            callerContext: callerContext.map { .unread(bytes: bytes, range: $0) } ?? .read(CallerContext()))
         return (header, request, response.value, response.range)
     }
 }
@@ -153,9 +159,30 @@ struct RequestFields {
     }
 }
 
+/// Where an event header's caller context comes from: read already, or the event's bytes with where its
+/// `callerContext` object lies, checked to read when the event was.
+enum CallerContextSource: Sendable {
+    case read(CallerContext)
+    case unread(bytes: [UInt8], range: Range<Int>)
+
+    var context: CallerContext {
+        switch self {
+        case .read(let context):
+            return context
+        case .unread(let bytes, let range):
+            return bytes.withUnsafeBufferPointer { buffer in
+                var cursor = JSONCursor(UnsafeBufferPointer(rebasing: buffer[range]))
+                // The object was checked as the event was read, so it reads.
+                return (try? CallerContext(&cursor, keepingValues: true)).flatMap { $0 } ?? CallerContext()
+            }
+        }
+    }
+}
+
 extension CallerContext {
-    /// Reads the object the cursor is at.
-    fileprivate init?(_ cursor: inout JSONCursor) throws(JSONParseError) {
+    /// Reads the object the cursor is at; nil for one of its own members given twice or holding something other than
+    /// a string or null. With `keepingValues` false it checks the same and keeps nothing (an empty context).
+    fileprivate init?(_ cursor: inout JSONCursor, keepingValues: Bool) throws(JSONParseError) {
         self.init()
         try cursor.beginObject()
         var seen = MemberSet()
@@ -171,7 +198,12 @@ extension CallerContext {
                 continue
             }
             guard seen.insert(named.0) else { return nil }
-            guard try named.0 == 0 ? cursor.read(&awsSdkVersion) : cursor.read(&clientId) else { return nil }
+            let read = if named.0 == 0 {
+                try cursor.read(&awsSdkVersion, keeping: keepingValues)
+            } else {
+                try cursor.read(&clientId, keeping: keepingValues)
+            }
+            guard read else { return nil }
         }
     }
 }
@@ -222,10 +254,11 @@ private struct MemberSet {
 }
 
 extension JSONCursor {
-    /// Reads a string, or null as nil, into `value`; false, reading nothing, for a value of another type.
-    fileprivate mutating func read(_ value: inout String?) throws(JSONParseError) -> Bool {
+    /// Reads a string, or null as nil, into `value` (only moving past it unless `keeping`); false, reading nothing,
+    /// for a value of another type.
+    fileprivate mutating func read(_ value: inout String?, keeping: Bool = true) throws(JSONParseError) -> Bool {
         switch nextKind() {
-        case .string: value = try readString()
+        case .string: if keeping { value = try readString() } else { try skipValue() }
         case .null: try skipValue()
         default: return false
         }

@@ -49,18 +49,24 @@ public struct EventHeader: Sendable, Equatable {
     public var region: String?
     public var userPoolId: String?
     public var userName: String
-    public var callerContext: CallerContext
+    /// Read from the event's bytes when first asked for: the triggers never ask, so a warm invocation does not make
+    /// (and free) its two strings.
+    public var callerContext: CallerContext {
+        get { caller.context }
+        set { caller = .read(newValue) }
+    }
+    private var caller: CallerContextSource
 
     init(
         version: String?, triggerSource: TriggerSource, region: String?, userPoolId: String?, userName: String,
-        callerContext: CallerContext
+        callerContext: CallerContextSource
     ) {
         self.version = version
         self.triggerSource = triggerSource
         self.region = region
         self.userPoolId = userPoolId
         self.userName = userName
-        self.callerContext = callerContext
+        caller = callerContext
     }
 
     init(_ reader: FieldReader) throws(EventDecodingError) {
@@ -72,8 +78,15 @@ public struct EventHeader: Sendable, Equatable {
         userPoolId = try reader.optionalString("userPoolId")
         userName = try reader.string("userName")
         let caller = try reader.optionalReader("callerContext")
-        callerContext = CallerContext(
-            awsSdkVersion: try caller?.optionalString("awsSdkVersion"),
-            clientId: try caller?.optionalString("clientId"))
+        self.caller = .read(
+            CallerContext(
+                awsSdkVersion: try caller?.optionalString("awsSdkVersion"),
+                clientId: try caller?.optionalString("clientId")))
+    }
+
+    public static func == (lhs: EventHeader, rhs: EventHeader) -> Bool {
+        lhs.version == rhs.version && lhs.triggerSource == rhs.triggerSource && lhs.region == rhs.region
+            && lhs.userPoolId == rhs.userPoolId && lhs.userName == rhs.userName
+            && lhs.callerContext == rhs.callerContext
     }
 }
