@@ -91,7 +91,7 @@ public struct JSONObject: Sendable, Sequence {
     }
 
     /// Calls `body` with the members in order, in place.
-    func withMembers<Result>(_ body: (UnsafeBufferPointer<Member>) -> Result) -> Result {
+    package func withMembers<Result>(_ body: (UnsafeBufferPointer<Member>) -> Result) -> Result {
         members.withUnsafeBufferPointer(body)
     }
 

@@ -104,13 +104,17 @@ package struct MemberSplice: Sendable {
     /// The bytes with the value replaced by `newValue` (compact). A leading byte-order mark is left out, as the
     /// reader skips it: what is written is JSON, which must not start with one (RFC 8259 §8.1).
     package func replacingValue(with newValue: JSONValue) -> [UInt8] {
-        let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         // The new value goes between the bytes before and after the old one, in one array.
-        return bytes.withUnsafeBufferPointer { bytes in
+        bytes.withUnsafeBufferPointer { bytes in
             newValue.written(
-                between: UnsafeBufferPointer(rebasing: bytes[start..<valueRange.lowerBound]),
+                between: UnsafeBufferPointer(rebasing: bytes[startAfterByteOrderMark..<valueRange.lowerBound]),
                 and: UnsafeBufferPointer(rebasing: bytes[valueRange.upperBound...]), layout: .compact)
         }
+    }
+
+    /// Where the bytes start once a leading byte-order mark is left out.
+    var startAfterByteOrderMark: Int {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
     }
 }
 

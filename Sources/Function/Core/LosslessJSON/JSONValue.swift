@@ -77,7 +77,7 @@ extension String {
     /// True when both strings hold the same Unicode scalars, which `==` does not check: it compares
     /// canonical equivalents (`"é"` and `"e\u{301}"`) as equal.
     @inline(__always)
-    func hasSameUTF8(as other: String) -> Bool {
+    package func hasSameUTF8(as other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         // Native and small strings are read in place, without a copy of either string; only a bridged one is not.
         let compared = utf8.withContiguousStorageIfAvailable { left in

@@ -31,10 +31,19 @@ extension JSONValue {
     func written(
         between prefix: UnsafeBufferPointer<UInt8>, and suffix: UnsafeBufferPointer<UInt8>, layout: Layout
     ) -> [UInt8] {
+        Self.written(between: prefix, and: suffix) { write(to: &$0, layout: layout, depth: 0) }
+    }
+
+    /// `prefix`, the text `write` writes (twice at most: it must write the same each time), then `suffix`, in one
+    /// array, as `written(between:and:layout:)` writes a value.
+    static func written(
+        between prefix: UnsafeBufferPointer<UInt8>, and suffix: UnsafeBufferPointer<UInt8>,
+        _ write: (inout BufferWriter) -> Void
+    ) -> [UInt8] {
         let (fitted, length): ([UInt8]?, Int) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.stackRoom) {
             room in
             var writer = BufferWriter(room)
-            write(to: &writer, layout: layout, depth: 0)
+            write(&writer)
             guard writer.position <= room.count else { return (nil, writer.position) }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(prefix.count + writer.position + suffix.count)
@@ -46,26 +55,17 @@ extension JSONValue {
         if let fitted { return fitted }
         let needed = prefix.count + length + suffix.count
         return [UInt8](unsafeUninitializedCapacity: needed) { buffer, initialized in
-            let written = write(between: prefix, and: suffix, layout: layout, into: buffer)
-            precondition(written == needed, "JSON writer: measured \(needed) bytes, wrote \(written)")
-            initialized = written
+            var writer = BufferWriter(buffer)
+            writer.append(prefix)
+            write(&writer)
+            writer.append(suffix)
+            precondition(writer.position == needed, "JSON writer: measured \(needed) bytes, wrote \(writer.position)")
+            initialized = writer.position
         }
     }
 
-    /// Writes `prefix`, the value's text, then `suffix` into `buffer`, as far as they fit; how many bytes they take.
-    private func write(
-        between prefix: UnsafeBufferPointer<UInt8>, and suffix: UnsafeBufferPointer<UInt8>, layout: Layout,
-        into buffer: UnsafeMutableBufferPointer<UInt8>
-    ) -> Int {
-        var writer = BufferWriter(buffer)
-        writer.append(prefix)
-        write(to: &writer, layout: layout, depth: 0)
-        writer.append(suffix)
-        return writer.position
-    }
-
     /// Appends the value's text to `writer`, nested `depth` levels deep.
-    private func write(to writer: inout BufferWriter, layout: Layout, depth: Int) {
+    fileprivate func write(to writer: inout BufferWriter, layout: Layout, depth: Int) {
         switch self {
         case .null: writer.append("null")
         case .bool(let value): writer.append(value ? "true" : "false")
@@ -119,7 +119,7 @@ extension JSONValue {
         }
     }
 
-    private static func writeString(_ string: String, to writer: inout BufferWriter) {
+    fileprivate static func writeString(_ string: String, to writer: inout BufferWriter) {
         writer.append(UInt8(ascii: "\""))
         withUTF8(of: string) { appendEscaping($0, to: &writer) }
         writer.append(UInt8(ascii: "\""))
@@ -187,8 +187,60 @@ extension JSONValue {
     }
 }
 
+/// Writes an object's members straight into compact JSON text, escaped as `JSONValue.serialized()` escapes: for text
+/// made of values a reader has in hand, without building a `JSONValue` of them first.
+package struct JSONMemberWriter {
+    fileprivate var writer: BufferWriter
+    private var isFirst = true
+
+    fileprivate init(_ writer: BufferWriter) {
+        self.writer = writer
+    }
+
+    /// Starts the next member: its separator, its key and the colon; its value follows.
+    package mutating func key(_ key: String) {
+        if !isFirst { writer.append(UInt8(ascii: ",")) }
+        isFirst = false
+        JSONValue.writeString(key, to: &writer)
+        writer.append(UInt8(ascii: ":"))
+    }
+
+    package mutating func value(_ value: JSONValue) {
+        value.write(to: &writer, layout: .compact, depth: 0)
+    }
+
+    package mutating func string(_ string: String) {
+        JSONValue.writeString(string, to: &writer)
+    }
+
+    /// An object, whose members `body` writes.
+    package mutating func object(_ body: (inout JSONMemberWriter) -> Void) {
+        writer.append(UInt8(ascii: "{"))
+        var members = JSONMemberWriter(writer)
+        body(&members)
+        writer = members.writer
+        writer.append(UInt8(ascii: "}"))
+    }
+}
+
+extension MemberSplice {
+    /// The bytes with the value replaced by the object whose members `body` writes (compact), as
+    /// `replacingValue(with:)` replaces it with a value. `body` may be called twice and must write the same each time.
+    package func replacingValue(withObject body: (inout JSONMemberWriter) -> Void) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { bytes in
+            let before = UnsafeBufferPointer(rebasing: bytes[startAfterByteOrderMark..<valueRange.lowerBound])
+            let after = UnsafeBufferPointer(rebasing: bytes[valueRange.upperBound...])
+            return JSONValue.written(between: before, and: after) { writer in
+                var value = JSONMemberWriter(writer)
+                value.object(body)
+                writer = value.writer
+            }
+        }
+    }
+}
+
 /// Writes into uninitialized memory, as far as it has room; past that, only counts the bytes.
-private struct BufferWriter {
+struct BufferWriter {
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     /// How many bytes were appended: more than the buffer holds when it ran out of room.
     private(set) var position = 0

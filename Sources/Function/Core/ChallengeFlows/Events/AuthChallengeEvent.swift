@@ -104,12 +104,12 @@ public enum AuthChallengeEvent: Sendable, Equatable {
         }
     }
 
-    /// The response event's bytes (see `CognitoEvent.serialized()`).
+    /// The response event's bytes (see `CognitoEvent.serialized()`), the response written straight from its fields.
     public func serialized() -> [UInt8] {
         switch self {
-        case .define(let event): event.serialized()
-        case .create(let event): event.serialized()
-        case .verify(let event): event.serialized()
+        case .define(let event): event.serializedDirectly()
+        case .create(let event): event.serializedDirectly()
+        case .verify(let event): event.serializedDirectly()
         }
     }
 }

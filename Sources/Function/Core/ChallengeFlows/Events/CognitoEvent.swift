@@ -129,8 +129,26 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
         return object
     }
 
+    /// The bytes the event was read from and where its `response` value lies, when it was read from bytes with one
+    /// `response` member.
+    private var splice: MemberSplice? {
+        switch arrived.original {
+        case .tree(_, let splice): splice
+        case .bytes(let splice): splice
+        }
+    }
+
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.json == rhs.json
+    }
+}
+
+extension CognitoEvent where Response: ResponseMembers {
+    /// `serialized()` with the response object written straight from the response's fields over the members that
+    /// arrived, instead of built as a tree and then written: the same bytes.
+    func serializedDirectly() -> [UInt8] {
+        guard let splice else { return serialized() }
+        return splice.replacingValue(withObject: { response.writeObject(over: arrived.incomingResponse, to: &$0) })
     }
 }
 

@@ -61,21 +61,36 @@ public struct CreateAuthChallengeResponse: TriggerResponse {
     }
 
     public func write(into object: inout JSONObject) {
-        if let publicChallengeParameters { object["publicChallengeParameters"] = .stringMap(publicChallengeParameters) }
-        if let privateChallengeParameters { object["privateChallengeParameters"] = .stringMap(privateChallengeParameters) }
-        if let challengeMetadata { object["challengeMetadata"] = .string(challengeMetadata) }
+        writeMembers(into: &object)
+    }
+}
+
+extension CreateAuthChallengeResponse: ResponseMembers {
+    static let memberNames = ["publicChallengeParameters", "privateChallengeParameters", "challengeMetadata"]
+
+    func member(at position: Int) -> ResponseMember? {
+        switch position {
+        case 0: publicChallengeParameters.map(ResponseMember.strings)
+        case 1: privateChallengeParameters.map(ResponseMember.strings)
+        default: challengeMetadata.map(ResponseMember.string)
+        }
     }
 }
 
 extension JSONValue {
     /// An object of strings, members sorted by key so that output is stable.
     static func stringMap(_ map: [String: String]) -> JSONValue {
-        // The members are made once, in an array of their number, and sorted in place.
-        var members: [JSONObject.Member] = []
-        members.reserveCapacity(map.count)
-        for (key, value) in map { members.append((key, .string(value))) }
-        members.sort { $0.key < $1.key }
         // A dictionary's keys differ as Swift compares strings, so they differ byte for byte too.
-        return .object(JSONObject(distinctMembers: members))
+        .object(JSONObject(distinctMembers: sortedByKey(map).map { ($0.key, .string($0.value)) }))
+    }
+
+    /// The map's members in the order `stringMap(_:)` writes them.
+    static func sortedByKey(_ map: [String: String]) -> [(key: String, value: String)] {
+        // The members are made once, in an array of their number, and sorted in place.
+        var members: [(key: String, value: String)] = []
+        members.reserveCapacity(map.count)
+        for member in map { members.append(member) }
+        members.sort { $0.key < $1.key }
+        return members
     }
 }

@@ -53,12 +53,21 @@ public struct DefineAuthChallengeResponse: TriggerResponse {
     /// Writes the fields that are set. A response that decides (issues tokens or fails) without naming a challenge
     /// writes `challengeName: null`, so that a challenge name in the incoming response is not sent back with it.
     public func write(into object: inout JSONObject) {
-        if let challengeName {
-            object["challengeName"] = .string(challengeName.rawValue)
-        } else if issueTokens != nil || failAuthentication != nil {
-            object["challengeName"] = .null
+        writeMembers(into: &object)
+    }
+}
+
+extension DefineAuthChallengeResponse: ResponseMembers {
+    static let memberNames = ["challengeName", "issueTokens", "failAuthentication"]
+
+    func member(at position: Int) -> ResponseMember? {
+        switch position {
+        case 0:
+            if let challengeName { .string(challengeName.rawValue) }
+            else if issueTokens != nil || failAuthentication != nil { .null }
+            else { nil }
+        case 1: issueTokens.map(ResponseMember.bool)
+        default: failAuthentication.map(ResponseMember.bool)
         }
-        if let issueTokens { object["issueTokens"] = .bool(issueTokens) }
-        if let failAuthentication { object["failAuthentication"] = .bool(failAuthentication) }
     }
 }

@@ -54,6 +54,14 @@ public struct VerifyAuthChallengeResponseResponse: TriggerResponse {
     }
 
     public func write(into object: inout JSONObject) {
-        if let answerCorrect { object["answerCorrect"] = .bool(answerCorrect) }
+        writeMembers(into: &object)
+    }
+}
+
+extension VerifyAuthChallengeResponseResponse: ResponseMembers {
+    static let memberNames = ["answerCorrect"]
+
+    func member(at position: Int) -> ResponseMember? {
+        answerCorrect.map(ResponseMember.bool)
     }
 }
