@@ -63,9 +63,13 @@ extension DefineAuthChallengeResponse: ResponseMembers {
     func member(at position: Int) -> ResponseMember? {
         switch position {
         case 0:
-            if let challengeName { .string(challengeName.rawValue) }
-            else if issueTokens != nil || failAuthentication != nil { .null }
-            else { nil }
+            if let challengeName {
+                .string(challengeName.rawValue)
+            } else if issueTokens != nil || failAuthentication != nil {
+                .null
+            } else {
+                nil
+            }
         case 1: issueTokens.map(ResponseMember.bool)
         default: failAuthentication.map(ResponseMember.bool)
         }
