@@ -116,10 +116,7 @@ public struct CognitoEvent<Request: TriggerRequest, Response: TriggerResponse>: 
     /// The response event's bytes. An event read from bytes comes back as those bytes with the `response` value
     /// replaced (compact), which costs a fraction of writing the whole event again; otherwise `json`, compact.
     public func serialized() -> [UInt8] {
-        switch arrived.original {
-        case .tree(_, let splice): splice?.replacingValue(with: .object(responseObject)) ?? json.serialized()
-        case .bytes(let splice): splice.replacingValue(with: .object(responseObject))
-        }
+        splice?.replacingValue(with: .object(responseObject)) ?? json.serialized()
     }
 
     /// The `response` object as it arrived, with the fields the handler set written over it.
