@@ -58,19 +58,25 @@ public struct SystemRandom: RandomSource {
     /// Digits from bytes below 250 (25 × 10, so each digit is equally likely), with the bytes for a whole code
     /// drawn in one call rather than one per digit.
     public func decimalDigits(count: Int) throws -> String {
-        var digits: [UInt8] = []
-        digits.reserveCapacity(count)
         // A byte is refused with probability 6/256: two spare bytes cover the refusals of a 6-digit code but once in
         // about 1,500 codes (three refusals or more in eight), when a second round is drawn. Every byte drawn costs the
-        // generator about 150 instructions, so the spares are few.
-        var draws = [UInt8](repeating: 0, count: count + 2)
-        while digits.count < count {
-            try draws.withUnsafeMutableBytes { try fill($0) }
-            for byte in draws where byte < 250 && digits.count < count {
-                digits.append(UInt8(ascii: "0") + byte % 10)
+        // generator about 150 instructions, so the spares are few. The draws sit on the stack and the digits are
+        // written straight into the string: an array made with a given size is not specialized by the standard
+        // library, which looks its storage's generic metadata up in the runtime's cache on every call.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 2) { draws in
+            defer { draws.initialize(repeating: 0) }
+            return try String(unsafeUninitializedCapacity: count) { digits in
+                var written = 0
+                while written < count {
+                    try fill(UnsafeMutableRawBufferPointer(draws))
+                    for byte in draws where byte < 250 && written < count {
+                        digits[written] = UInt8(ascii: "0") + byte % 10
+                        written += 1
+                    }
+                }
+                return written
             }
         }
-        return String(decoding: digits, as: UTF8.self)
     }
 }
 

@@ -79,11 +79,12 @@ public struct ChallengeSeal: Sendable, Equatable {
     // MARK: privateChallengeParameters
 
     public var privateParameters: [String: String] {
-        var parameters = [String: String](minimumCapacity: 5)
-        parameters["challenge"] = kind.rawValue
-        parameters["step"] = String(stepIndex)
-        parameters["expiresAt"] = String(expiresAt)
-        parameters["answerHash"] = Hex.encode(answerHash)
+        // A literal, which the standard library specializes (`init(minimumCapacity:)` it does not), with room for
+        // the fifth.
+        var parameters = [
+            "challenge": kind.rawValue, "step": String(stepIndex), "expiresAt": String(expiresAt),
+            "answerHash": Hex.encode(answerHash),
+        ]
         if let keyID { parameters["keyId"] = keyID }
         return parameters
     }

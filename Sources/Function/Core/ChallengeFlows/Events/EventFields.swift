@@ -253,6 +253,16 @@ private struct MemberSet {
     }
 }
 
+/// An empty map with room for eight members, which every string map read starts from: its first insert copies the
+/// empty table, so the attributes a user has fit at once instead of the map growing (and hashing again) from one.
+/// `init(minimumCapacity:)` and `reserveCapacity(_:)` would make the same room, but the standard library does not
+/// specialize either: each call would look the storage's generic metadata up in the runtime's cache.
+private let roomForEightStrings: [String: String] = {
+    var map: [String: String] = [:]
+    map.reserveCapacity(8)
+    return map
+}()
+
 extension JSONCursor {
     /// Reads a string, or null as nil, into `value` (only moving past it unless `keeping`); false, reading nothing,
     /// for a value of another type.
@@ -284,8 +294,7 @@ extension JSONCursor {
         default: return false
         }
         try beginObject()
-        // Room for the attributes a user has, made at once, instead of growing (and hashing again) from one.
-        var strings = [String: String](minimumCapacity: 8)
+        var strings = roomForEightStrings
         while let key = try nextMember() {
             switch nextKind() {
             case .string: guard strings.updateValue(try readString(), forKey: key.string) == nil else { return false }
