@@ -156,7 +156,7 @@ package struct JSONCursor {
     @inline(__always)
     private mutating func readInPlace() throws(JSONParseError) -> JSONString {
         let start = parser.index + 1
-        let end = parser.plainRunEnd(from: start)
+        let end = parser.bytes.plainRunEnd(from: start)
         if end < parser.bytes.count, parser.bytes[end] == UInt8(ascii: "\"") {
             parser.index = end + 1
             return .inPlace(UnsafeBufferPointer(rebasing: parser.bytes[start..<end]))
@@ -283,7 +283,7 @@ extension JSONParser {
     /// Moves past a string: ASCII without escapes is only scanned; anything else is read as `parseString()` reads it,
     /// which checks its escapes and UTF-8.
     private mutating func skipString() throws(JSONParseError) {
-        let end = plainRunEnd(from: index + 1)
+        let end = bytes.plainRunEnd(from: index + 1)
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             index = end + 1
             return
