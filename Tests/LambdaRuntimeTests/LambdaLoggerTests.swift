@@ -2,6 +2,10 @@
 import LosslessJSON
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Lambda's two log formats and levels, as `LambdaLogger.render` writes them.
 struct LambdaLoggerTests {
     /// 2024-05-01T12:34:56.789Z.
@@ -29,6 +33,9 @@ struct LambdaLoggerTests {
         ("paragraph\u{2029}separator", "paragraph\\u2029separator"),
         ("vertical\u{0B}tab\u{0C}form feed", "vertical\\u000btab\\u000cform feed"),
         ("\r\n\r\n\n\r", "\\r\\n\\r\\n\\n\\r"),
+        // Past a plain run of ASCII longer than a word, and past the quote that ends one.
+        ("a plain run of ASCII, then a\nbreak", "a plain run of ASCII, then a\\nbreak"),
+        ("a plain run that \"quotes\" and\u{2028}breaks", "a plain run that \"quotes\" and\\u2028breaks"),
     ]
 
     /// LF, VT, FF, CR, NEL, LS and PS: Unicode's line breaks, counted scalar by scalar.
@@ -92,5 +99,27 @@ struct LambdaLoggerTests {
         #expect(LogFormat(name: "json") == .json)
         #expect(LogFormat(name: "Text") == .text)
         #expect(LogFormat(name: nil) == .text)
+    }
+
+    /// Lines built in memory kept from line to line: each one is written whole, with nothing left of a longer one
+    /// before it, and a line too long to keep memory for is written like any other.
+    @Test func linesWrittenOneAfterAnotherAreEachWrittenWhole() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let output = FileDescriptorOutput(descriptor: ends[1])
+        let long = String(repeating: "x", count: FileDescriptorOutput.keptCapacity + 1)
+        let lines = ["a longer line first\n", "short\n", long + "\n", "after\n"]
+        // The pipe holds 64 KiB, more than all the lines, so nothing waits for a reader.
+        for line in lines { output.writeLine { $0 += Array(line.utf8) } }
+        close(ends[1])
+        var read: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(ends[0], $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            read += chunk[..<count]
+        }
+        #expect(String(decoding: read, as: UTF8.self) == lines.joined())
     }
 }

@@ -32,7 +32,7 @@ public struct CognitoTriggerFunction: LambdaHandler {
     /// A function answered by `triggers` and `passkeyAPI` (by default one that answers that passkeys are not
     /// configured), writing `metrics` (none by default) to standard output.
     public init(triggers: CognitoTriggerHandler, metrics: SignInMetrics? = nil, passkeyAPI: PasskeyRegistrationAPI? = nil) {
-        self.init(triggers: triggers, metrics: metrics, passkeyAPI: passkeyAPI) { FileDescriptorOutput.write($0, to: STDOUT_FILENO) }
+        self.init(triggers: triggers, metrics: metrics, passkeyAPI: passkeyAPI) { FileDescriptorOutput.standardOutput.writeLine($0) }
     }
 
     /// The same, with metric lines handed to `writeMetricLine` (tests).
@@ -40,8 +40,19 @@ public struct CognitoTriggerFunction: LambdaHandler {
         triggers: CognitoTriggerHandler, metrics: SignInMetrics?, passkeyAPI: PasskeyRegistrationAPI? = nil,
         writeMetricLine: @escaping @Sendable ([UInt8]) -> Void
     ) {
+        self.init(triggers: triggers, metrics: metrics, passkeyAPI: passkeyAPI) { build in
+            var line: [UInt8] = []
+            build(&line)
+            writeMetricLine(line)
+        }
+    }
+
+    private init(
+        triggers: CognitoTriggerHandler, metrics: SignInMetrics?, passkeyAPI: PasskeyRegistrationAPI?,
+        writeLine: @escaping MetricLines.WriteLine
+    ) {
         self.triggers = triggers
-        metricLines = metrics.map { MetricLines(metrics: $0, write: writeMetricLine) }
+        metricLines = metrics.map { MetricLines(metrics: $0, writeLine: writeLine) }
         self.passkeyAPI = passkeyAPI
             ?? PasskeyRegistrationAPI(settings: nil, store: nil, recordKey: [], clock: SystemClock.unixSeconds)
     }
@@ -121,7 +132,9 @@ public struct CognitoTriggerFunction: LambdaHandler {
                     logger.info(outcome.summary)
                 }
                 if let metricLines {
-                    metricLines.write(metricLines.metrics.line(for: facts, initDuration: initDuration, timestamp: timestamp))
+                    metricLines.writeLine { line in
+                        metricLines.metrics.appendLine(for: facts, initDuration: initDuration, timestamp: timestamp, to: &line)
+                    }
                 }
             }
         }
@@ -166,12 +179,15 @@ extension CognitoTriggerFunction {
 
 /// The function's metrics and where it writes their lines.
 final class MetricLines: Sendable {
-    let metrics: SignInMetrics
-    let write: @Sendable ([UInt8]) -> Void
+    /// Builds a line with the closure it is given, which appends the line's bytes to an empty array, and writes it.
+    typealias WriteLine = @Sendable (_ build: (inout [UInt8]) -> Void) -> Void
 
-    init(metrics: SignInMetrics, write: @escaping @Sendable ([UInt8]) -> Void) {
+    let metrics: SignInMetrics
+    let writeLine: WriteLine
+
+    init(metrics: SignInMetrics, writeLine: @escaping WriteLine) {
         self.metrics = metrics
-        self.write = write
+        self.writeLine = writeLine
     }
 }
 

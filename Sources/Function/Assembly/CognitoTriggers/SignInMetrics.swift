@@ -203,6 +203,13 @@ public struct SignInMetrics: Sendable {
     ///   - initDuration: the process's init time, on its first invocation only (a cold start).
     ///   - timestamp: milliseconds since the Unix epoch.
     public func line(for facts: TriggerFacts, initDuration: Duration?, timestamp: Int64) -> [UInt8] {
+        var line: [UInt8] = []
+        appendLine(for: facts, initDuration: initDuration, timestamp: timestamp, to: &line)
+        return line
+    }
+
+    /// Appends the metric line for one invocation, newline included, to `line`.
+    public func appendLine(for facts: TriggerFacts, initDuration: Duration?, timestamp: Int64, to line: inout [UInt8]) {
         // The metric line is on every invocation's path: all of it but the timestamp and the timings' values is
         // written once per shape, and each line copies that middle between them into an array reserved once.
         let shape = Shape(facts, coldStart: initDuration != nil)
@@ -212,8 +219,7 @@ public struct SignInMetrics: Sendable {
             if known.count < Self.shapeLimit { known[shape] = middle }
             return middle
         }
-        var line: [UInt8] = []
-        line.reserveCapacity(middle.count + Self.variableLimit)
+        line.reserveCapacity(line.count + middle.count + Self.variableLimit)
         // What goes before and after the middle is written on the stack first, so that the array takes three
         // copies rather than a dozen small appends.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.variableLimit) { room in
@@ -230,7 +236,6 @@ public struct SignInMetrics: Sendable {
             tail.write("}\n")
             line.append(contentsOf: tail.written)
         }
-        return line
     }
 
     /// The bytes of a line of `shape` from the end of its timestamp to its timings' members: its directives, its

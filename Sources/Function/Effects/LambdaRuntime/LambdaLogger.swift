@@ -1,3 +1,4 @@
+import Basics
 import LosslessJSON
 
 #if canImport(Glibc)
@@ -30,7 +31,10 @@ public struct LambdaLogger: Sendable {
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard isEnabled(level) else { return }
-        FileDescriptorOutput.write(render(level, message(), at: WallClock.sinceEpoch()), to: STDERR_FILENO)
+        // Built before the line's memory is taken: a message may log on its own.
+        let message = message()
+        let time = WallClock.sinceEpoch()
+        FileDescriptorOutput.standardError.writeLine { line in render(level, message, at: time, to: &line) }
     }
 
     public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
@@ -43,10 +47,16 @@ public struct LambdaLogger: Sendable {
     /// One complete line, newline included: the only line break in it is the last byte, whatever the message
     /// holds, so a message cannot forge a line of its own.
     func render(_ level: LogLevel, _ message: String, at time: Duration) -> [UInt8] {
+        var line: [UInt8] = []
+        render(level, message, at: time, to: &line)
+        return line
+    }
+
+    /// Appends the line to `line`.
+    func render(_ level: LogLevel, _ message: String, at time: Duration, to line: inout [UInt8]) {
         switch format {
         case .text:
-            var line: [UInt8] = []
-            line.reserveCapacity(Timestamp.length + (requestID?.utf8.count ?? 0) + message.utf8.count + 16)
+            line.reserveCapacity(line.count + Timestamp.length + (requestID?.utf8.count ?? 0) + message.utf8.count + 16)
             Timestamp.append(time, to: &line)
             if let requestID {
                 line.append(UInt8(ascii: "\t"))
@@ -57,20 +67,48 @@ public struct LambdaLogger: Sendable {
             line.append(UInt8(ascii: "\t"))
             LineBreaks.appendEscaping(message, to: &line)
             line.append(UInt8(ascii: "\n"))
-            return line
         case .json:
             var fields: [(String, JSONValue)] = [
                 ("timestamp", .string(Timestamp.iso8601(time))), ("level", .string(level.name)), ("message", .string(message)),
             ]
             if let requestID { fields.append(("requestId", .string(requestID))) }
             let record = JSONValue.object(JSONObject(fields)).serialized()
-            return LineBreaks.escapingUnicodeLineBreaks(inJSON: record) + [UInt8(ascii: "\n")]
+            line += LineBreaks.escapingUnicodeLineBreaks(inJSON: record)
+            line.append(UInt8(ascii: "\n"))
         }
     }
 }
 
 /// Whole writes to the process's standard output or error.
-public enum FileDescriptorOutput {
+public struct FileDescriptorOutput: Sendable {
+    /// The descriptor written to.
+    public let descriptor: Int32
+    /// The memory lines are built in, kept from one line to the next, so that writing a line allocates nothing; the
+    /// lock also keeps lines written from two threads apart.
+    private let room = PosixLock<[UInt8]>([])
+
+    /// Lines longer than this give their memory back once written.
+    static let keptCapacity = 16 * 1024
+
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// The process's standard output, for metric lines.
+    public static let standardOutput = FileDescriptorOutput(descriptor: STDOUT_FILENO)
+    /// The process's standard error, for log lines.
+    public static let standardError = FileDescriptorOutput(descriptor: STDERR_FILENO)
+
+    /// Builds one line with `build`, which appends its bytes (newline included) to an empty array, and writes it whole.
+    public func writeLine(_ build: (inout [UInt8]) -> Void) {
+        room.withLock { line in
+            line.removeAll(keepingCapacity: true)
+            build(&line)
+            Self.write(line, to: descriptor)
+            if line.capacity > Self.keptCapacity { line = [] }
+        }
+    }
+
     /// Writes all of `bytes` to `descriptor` (e.g. `STDOUT_FILENO` for a metric line), going on after a partial
     /// write or an interrupted one; gives up quietly when the stream is closed.
     public static func write(_ bytes: [UInt8], to descriptor: Int32) {
@@ -112,14 +150,17 @@ enum LineBreaks {
 
     /// Appends `text` as UTF-8, each line break written as its escape.
     static func appendEscaping(_ text: String, to output: inout [UInt8]) {
-        // Line breaks are rare: copy the bytes whole unless one may be there. In UTF-8, LF, VT, FF and CR are bytes
-        // 0A to 0D, and NEL, LS and PS start with C2 or E2, bytes that only ever start a scalar.
+        // Line breaks are rare: copy the bytes whole unless one may be there. A plain run of ASCII (found eight bytes
+        // at a time) has none. Past one, in UTF-8, LF, VT, FF and CR are bytes 0A to 0D, and NEL, LS and PS start with
+        // C2 or E2, bytes that only ever start a scalar.
         var text = text
-        let mayBreak = text.withUTF8 { utf8 in utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 } }
-        guard mayBreak else {
-            output.append(contentsOf: text.utf8)
-            return
+        let copied = text.withUTF8 { utf8 in
+            let plainEnd = utf8.plainRunEnd(from: 0)
+            for byte in utf8[plainEnd...] where byte &- 0x0A < 4 || byte == 0xC2 || byte == 0xE2 { return false }
+            output.append(contentsOf: utf8)
+            return true
         }
+        if copied { return }
         for scalar in text.unicodeScalars {
             if let escaped = escape(scalar) {
                 output.append(contentsOf: escaped.utf8)
