@@ -35,6 +35,35 @@ import Testing
         #expect(!response.contains(CorpusEvent.secret))
     }
 
+    /// Each message is one line: the compact JSON object of its members in a fixed order, escaped as the JSON writer
+    /// escapes any value (a line break in a value cannot start a line of its own).
+    @Test func eachMessageIsOneLineOfCompactJSON() throws {
+        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: outbox) }
+        let delivery = OutboxDelivery(path: outbox, clock: { 1_763_800_000 })
+        let link = CodeMessage(
+            recipient: "o'brien \"q\"@example.com", userName: "jane\nsecond line", code: "tok\\en",
+            link: "https://example.com/sign-in?t=a&b=\u{2028}ü", validForSeconds: 900)
+        let code = CodeMessage(channel: .sms, recipient: "+15555550100", userName: "jane", code: "123456", validForSeconds: 300)
+        try delivery.deliver(link)
+        try delivery.deliver(code)
+
+        func line(_ message: CodeMessage) -> String {
+            var members: [JSONObject.Member] = [
+                ("channel", .string(message.channel.rawValue)), ("to", .string(message.recipient)),
+                ("userName", .string(message.userName)), ("code", .string(message.code)),
+                ("validForSeconds", .number(JSONNumber(message.validForSeconds))), ("sentAt", .number(JSONNumber(1_763_800_000))),
+            ]
+            if let link = message.link { members.append(("link", .string(link))) }
+            return String(decoding: JSONValue.object(JSONObject(distinctMembers: members)).serialized(), as: UTF8.self) + "\n"
+        }
+        #expect(try String(contentsOfFile: outbox, encoding: .utf8) == line(link) + line(code))
+        let read = try OutboxDelivery.messages(at: outbox)
+        #expect(read.map(\.code) == [link.code, code.code])
+        #expect(read.map(\.link) == [link.link, nil])
+        #expect(read.map(\.userName) == [link.userName, code.userName])
+    }
+
     @Test func missingOutboxFileReadsAsEmpty() throws {
         #expect(try OutboxDelivery.messages(at: "/nonexistent-dir/outbox.jsonl").isEmpty)
     }

@@ -221,6 +221,17 @@ package struct JSONMemberWriter {
         writer = members.writer
         writer.append(UInt8(ascii: "}"))
     }
+
+    /// The compact text of the object whose members `body` writes, then `suffix` (a line's newline, say). `body` may
+    /// be called twice and must write the same each time.
+    package static func objectText(followedBy suffix: StaticString = "", _ body: (inout JSONMemberWriter) -> Void) -> [UInt8] {
+        let suffix = UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
+        return JSONValue.written(between: UnsafeBufferPointer(start: nil, count: 0), and: suffix) { writer in
+            var value = JSONMemberWriter(writer)
+            value.object(body)
+            writer = value.writer
+        }
+    }
 }
 
 extension MemberSplice {

@@ -24,17 +24,26 @@ public final class OutboxDelivery: CodeDelivery {
 
     /// Appends the message: its channel, recipient, user, code (a link's token) and link if it is one.
     public func deliver(_ message: CodeMessage) throws {
-        var members: [JSONObject.Member] = [
-            ("channel", .string(message.channel.rawValue)),
-            ("to", .string(message.recipient)),
-            ("userName", .string(message.userName)),
-            ("code", .string(message.code)),
-            ("validForSeconds", .number(JSONNumber(message.validForSeconds))),
-            ("sentAt", .number(JSONNumber(Int(clock())))),
-        ]
-        if let link = message.link { members.append(("link", .string(link))) }
-        var line = JSONValue.object(JSONObject(distinctMembers: members)).serialized()
-        line.append(UInt8(ascii: "\n"))
+        let sentAt = JSONNumber(Int(clock()))
+        // Written straight into the line's bytes, without a tree of the members first.
+        let line = JSONMemberWriter.objectText(followedBy: "\n") { members in
+            members.key("channel")
+            members.string(message.channel.rawValue)
+            members.key("to")
+            members.string(message.recipient)
+            members.key("userName")
+            members.string(message.userName)
+            members.key("code")
+            members.string(message.code)
+            members.key("validForSeconds")
+            members.value(.number(JSONNumber(message.validForSeconds)))
+            members.key("sentAt")
+            members.value(.number(sentAt))
+            if let link = message.link {
+                members.key("link")
+                members.string(link)
+            }
+        }
         try file.append(line)
     }
 
