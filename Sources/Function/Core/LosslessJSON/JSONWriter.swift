@@ -225,8 +225,17 @@ package struct JSONMemberWriter {
     /// The compact text of the object whose members `body` writes, then `suffix` (a line's newline, say). `body` may
     /// be called twice and must write the same each time.
     package static func objectText(followedBy suffix: StaticString = "", _ body: (inout JSONMemberWriter) -> Void) -> [UInt8] {
-        let suffix = UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
-        return JSONValue.written(between: UnsafeBufferPointer(start: nil, count: 0), and: suffix) { writer in
+        objectText(
+            between: UnsafeBufferPointer(start: nil, count: 0),
+            and: UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount), body)
+    }
+
+    /// `prefix`, the compact text of the object whose members `body` writes, then `suffix`, in one array.
+    fileprivate static func objectText(
+        between prefix: UnsafeBufferPointer<UInt8>, and suffix: UnsafeBufferPointer<UInt8>,
+        _ body: (inout JSONMemberWriter) -> Void
+    ) -> [UInt8] {
+        JSONValue.written(between: prefix, and: suffix) { writer in
             var value = JSONMemberWriter(writer)
             value.object(body)
             writer = value.writer
@@ -241,11 +250,7 @@ extension MemberSplice {
         bytes.withUnsafeBufferPointer { bytes in
             let before = UnsafeBufferPointer(rebasing: bytes[startAfterByteOrderMark..<valueRange.lowerBound])
             let after = UnsafeBufferPointer(rebasing: bytes[valueRange.upperBound...])
-            return JSONValue.written(between: before, and: after) { writer in
-                var value = JSONMemberWriter(writer)
-                value.object(body)
-                writer = value.writer
-            }
+            return JSONMemberWriter.objectText(between: before, and: after, body)
         }
     }
 }
