@@ -9,7 +9,7 @@ import Glibc
 /// Lambda's two log formats and levels, as `LambdaLogger.render` writes them.
 struct LambdaLoggerTests {
     /// 2024-05-01T12:34:56.789Z.
-    static let instant = Duration.seconds(1_714_566_896) + .milliseconds(789)
+    static let instant = WallTime(seconds: 1_714_566_896, nanoseconds: 789_000_000)
 
     @Test func textLinesAreTabSeparatedWithTheRequestID() {
         let logger = LambdaLogger(format: .text, requestID: "8f2c")

@@ -69,7 +69,7 @@ public struct LambdaContext: Sendable {
 
     /// Time left before the deadline; negative once it has passed.
     public var remainingTime: Duration {
-        .milliseconds(deadlineMilliseconds) - WallClock.sinceEpoch()
+        .milliseconds(deadlineMilliseconds) - WallTime.now().sinceEpoch
     }
 }
 
@@ -103,11 +103,25 @@ final class DeliveryFollowUps: Sendable {
     }
 }
 
-/// Reads the real-time clock, which the Runtime API's deadlines are expressed in.
-enum WallClock {
-    static func sinceEpoch() -> Duration {
+/// A reading of the real-time clock, which the Runtime API's deadlines and log timestamps are expressed in: whole
+/// seconds since the Unix epoch and the nanoseconds past them, as the clock gives them. Kept as two integers because
+/// a `Duration` holds 128-bit attoseconds, and converting to and from them took a log line ~600 instructions.
+struct WallTime: Sendable, Equatable {
+    let seconds: Int64
+    /// 0 to 999,999,999.
+    let nanoseconds: Int32
+
+    init(seconds: Int64, nanoseconds: Int32 = 0) {
+        precondition((0..<1_000_000_000).contains(nanoseconds), "nanoseconds must be 0 to 999,999,999")
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    static func now() -> WallTime {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+        return WallTime(seconds: Int64(now.tv_sec), nanoseconds: Int32(truncatingIfNeeded: now.tv_nsec))
     }
+
+    var sinceEpoch: Duration { .seconds(seconds) + .nanoseconds(nanoseconds) }
 }

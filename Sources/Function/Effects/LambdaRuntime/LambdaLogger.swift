@@ -33,7 +33,7 @@ public struct LambdaLogger: Sendable {
         guard isEnabled(level) else { return }
         // Built before the line's memory is taken: a message may log on its own.
         let message = message()
-        let time = WallClock.sinceEpoch()
+        let time = WallTime.now()
         FileDescriptorOutput.standardError.writeLine { line in render(level, message, at: time, to: &line) }
     }
 
@@ -46,14 +46,14 @@ public struct LambdaLogger: Sendable {
 
     /// One complete line, newline included: the only line break in it is the last byte, whatever the message
     /// holds, so a message cannot forge a line of its own.
-    func render(_ level: LogLevel, _ message: String, at time: Duration) -> [UInt8] {
+    func render(_ level: LogLevel, _ message: String, at time: WallTime) -> [UInt8] {
         var line: [UInt8] = []
         render(level, message, at: time, to: &line)
         return line
     }
 
     /// Appends the line to `line`.
-    func render(_ level: LogLevel, _ message: String, at time: Duration, to line: inout [UInt8]) {
+    func render(_ level: LogLevel, _ message: String, at time: WallTime, to line: inout [UInt8]) {
         switch format {
         case .text:
             line.reserveCapacity(line.count + Timestamp.length + (requestID?.utf8.count ?? 0) + message.utf8.count + 16)
@@ -225,19 +225,18 @@ enum Timestamp {
     /// The length of every timestamp (years 0 to 9999).
     static let length = 24
 
-    static func iso8601(_ sinceEpoch: Duration) -> String {
+    static func iso8601(_ time: WallTime) -> String {
         var bytes: [UInt8] = []
-        append(sinceEpoch, to: &bytes)
+        append(time, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Writes the timestamp's bytes at the end of `output`, without building a string.
-    static func append(_ sinceEpoch: Duration, to output: inout [UInt8]) {
-        let (seconds, attoseconds) = sinceEpoch.components
-        let (days, secondOfDay) = Int(seconds).quotientAndRemainder(dividingBy: 86_400)
+    static func append(_ time: WallTime, to output: inout [UInt8]) {
+        let (days, secondOfDay) = Int(time.seconds).quotientAndRemainder(dividingBy: 86_400)
         let date = CivilDate(daysSinceEpoch: secondOfDay < 0 ? days - 1 : days)
         let second = secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay
-        let milliseconds = Int(attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(time.nanoseconds / 1_000_000)
         // `YYYY-MM-DDThh:mm:ss.sssZ`, filled in place and appended at once.
         var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &text) { text in
