@@ -60,9 +60,8 @@ public struct SignInMetrics: Sendable {
     private let detailDirective: [UInt8]
     private let captchaDirective: [UInt8]
     private let functionNameMember: [UInt8]
-    /// The bytes between the timestamp and the timings' values of each shape of line written so far, up to
-    /// ``shapeLimit`` shapes: the first ones seen, which in a sign-in funnel are nearly all there are.
-    private let middles = PosixLock<[Shape: [UInt8]]>([:])
+    /// The bytes between the timestamp and the timings' values of the shapes of line written so far.
+    private let middles = PosixLock(KnownMiddles())
 
     public init(settings: MetricsSettings) {
         self.settings = settings
@@ -185,6 +184,16 @@ public struct SignInMetrics: Sendable {
 
         func carries(_ timing: Timing) -> Bool { timed & timing.bit != 0 }
 
+        /// The shape's place in ``KnownMiddles/lastByTrigger``.
+        var triggerSlot: Int {
+            switch trigger {
+            case .define?: 0
+            case .create?: 1
+            case .verify?: 2
+            case nil: 3
+            }
+        }
+
         /// Hashes which timings the line carries and the lengths of the names, in one word, rather than the names'
         /// bytes: cheaper on every line. Equal shapes still hash alike, and the few that differ only in names of one
         /// length are told apart by `==`. The trigger is left out: its names all have six letters.
@@ -214,9 +223,16 @@ public struct SignInMetrics: Sendable {
         // written once per shape, and each line copies that middle between them into an array reserved once.
         let shape = Shape(facts, coldStart: initDuration != nil)
         let middle = middles.withLock { known in
-            if let middle = known[shape] { return middle }
-            let middle = self.middle(of: shape)
-            if known.count < Self.shapeLimit { known[shape] = middle }
+            let slot = shape.triggerSlot
+            if let last = known.lastByTrigger[slot], last.shape == shape { return last.middle }
+            let middle: [UInt8]
+            if let kept = known.byShape[shape] {
+                middle = kept
+            } else {
+                middle = self.middle(of: shape)
+                if known.byShape.count < Self.shapeLimit { known.byShape[shape] = middle }
+            }
+            known.lastByTrigger[slot] = KnownMiddle(shape: shape, middle: middle)
             return middle
         }
         line.reserveCapacity(line.count + middle.count + Self.variableLimit)
@@ -359,6 +375,26 @@ public struct SignInMetrics: Sendable {
         }
         count(.stateStoreErrors, when: outcome == .stateStoreError)
         return counts
+    }
+}
+
+/// The middles of the shapes of line written so far, up to ``SignInMetrics/shapeLimit`` shapes (the first ones seen,
+/// which in a sign-in funnel are nearly all there are), and the last shape of each trigger: a trigger's lines mostly
+/// repeat their shape, and comparing one shape costs less than hashing it.
+private struct KnownMiddles {
+    var byShape: [SignInMetrics.Shape: [UInt8]] = [:]
+    /// By ``SignInMetrics/Shape/triggerSlot``.
+    var lastByTrigger: [KnownMiddle?] = [nil, nil, nil, nil]
+}
+
+/// One shape of line and its middle.
+private final class KnownMiddle: Sendable {
+    let shape: SignInMetrics.Shape
+    let middle: [UInt8]
+
+    init(shape: SignInMetrics.Shape, middle: [UInt8]) {
+        self.shape = shape
+        self.middle = middle
     }
 }
 
