@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One header line of a request or response.
 public struct HTTPHeader: Sendable, Equatable {
     public var name: String
@@ -125,7 +131,7 @@ struct HeaderLines: Sendable {
             removeAll()
             return
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        guard let colon = line.index(of: UInt8(ascii: ":")) else { return }
         var valueStart = colon + 1
         while valueStart < line.count, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
         var valueEnd = line.count
@@ -168,6 +174,17 @@ struct HeaderLines: Sendable {
             else { return false }
         }
         return true
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The index of the first `byte` at or after `start`, found with the C library's `memchr`, which reads many bytes
+    /// at a time where a loop in Swift takes them one by one.
+    func index(of byte: UInt8, from start: Int = 0) -> Int? {
+        guard start < count, let base = baseAddress, let found = memchr(base + start, Int32(byte), count - start) else {
+            return nil
+        }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
     }
 }
 
