@@ -42,12 +42,13 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(name: "CFileStatus"),
+        .target(name: "CCurlMemory"),
         .target(name: "LosslessJSON"),
         .target(name: "Basics", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
         .target(name: "ChallengeFlows", dependencies: ["COpenSSL", "LosslessJSON", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
-        .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
+        .target(name: "CurlHTTP", dependencies: ["CCurl", "CCurlMemory", "Basics"]),
         .target(name: "ProcessArguments"),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics", "ProcessArguments"]),
         .target(name: "ServiceClients", dependencies: ["Basics", "CFileStatus", "ChallengeFlows", "ChallengeCrypto", "CurlHTTP", "LosslessJSON"]),
@@ -136,7 +137,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LambdaRuntimeTests",
-            dependencies: ["Basics", "LambdaRuntime", "CurlHTTP", "Invoker", "LosslessJSON", "echo-bootstrap", .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: ["Basics", "LambdaRuntime", "CurlHTTP", "CCurlMemory", "Invoker", "LosslessJSON", "echo-bootstrap", .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(
             name: "BootstrapTests",
@@ -194,7 +195,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
         "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows",
     ],
     "Function/Effects": [
-        "CCurl", "COpenSSL", "CFileStatus", "ProcessArguments", "CurlHTTP", "LambdaRuntime", "ServiceClients",
+        "CCurl", "CCurlMemory", "COpenSSL", "CFileStatus", "ProcessArguments", "CurlHTTP", "LambdaRuntime", "ServiceClients",
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [

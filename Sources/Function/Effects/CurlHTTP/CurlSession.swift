@@ -1,4 +1,5 @@
 import CCurl
+import CCurlMemory
 import Glibc
 
 /// One libcurl easy handle, reused for every request so that connections are kept alive.
@@ -12,16 +13,25 @@ import Glibc
 public final class CurlSession {
     private let handle: UnsafeMutableRawPointer
     private let multi: UnsafeMutableRawPointer
-    private let target = RequestTarget()
+    private let target: RequestTarget
     private let transfer = Transfer()
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// The timeouts the handle holds (libcurl's defaults at first): a request with the same ones leaves them, as
     /// converting each to milliseconds is 128-bit arithmetic.
     private var timeouts: (connect: Duration?, total: Duration?) = (nil, nil)
     /// The header list of a POST without headers of its own, built once.
-    private let emptyExpect: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
+    private let emptyExpect: UnsafeMutablePointer<curl_slist>?
 
-    private static let globalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    /// libcurl's setup, once per process, with its memory from the pool of `CCurlMemory` (except under a sanitizer):
+    /// a transfer's few dozen small allocations come from per-thread free lists rather than malloc's bins. libcurl
+    /// takes the memory functions at its first setup, so nothing of libcurl's may be made before this runs: the
+    /// session's libcurl objects are made in `init`, after it, not as stored properties' initial values.
+    private static let globalInitialization: CURLcode =
+        ccurlmemory_should_serve() != 0
+        ? curl_global_init_mem(
+            Int(CURL_GLOBAL_DEFAULT), ccurlmemory_malloc, ccurlmemory_free, ccurlmemory_realloc, ccurlmemory_strdup,
+            ccurlmemory_calloc)
+        : curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
     /// - Parameter caFile: a PEM bundle of trusted certificate authorities for HTTPS, in place of the one libcurl
     ///   was built to look for (Amazon Linux keeps it at `/etc/pki/tls/certs/ca-bundle.crt`, Debian at
@@ -35,12 +45,14 @@ public final class CurlSession {
             throw CurlError(kind: .other, code: Int32(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start")
         }
         self.handle = handle
+        target = RequestTarget()
         guard target.location != nil, let multi = curl_multi_init() else {
             curl_easy_cleanup(handle)
             errorBuffer.deallocate()
             throw CurlError(kind: .other, code: Int32(CURLE_OUT_OF_MEMORY.rawValue), message: "libcurl could not start")
         }
         self.multi = multi
+        emptyExpect = curl_slist_append(nil, "Expect:")
         ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         ccurl_setopt_long(handle, CURLOPT_TCP_NODELAY, 1)
         // The callbacks borrow the session's transfer (it outlives the handle) rather than retaining and releasing it
