@@ -34,7 +34,7 @@ public func fuzzRuntimeHeaders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
         let context = invocation.context
         _ = context.remainingTime
         let message = "\(context.invokedFunctionARN) \(context.clientContext ?? "") \(context.cognitoIdentity ?? "")"
-        let line = context.logger.render(.error, message, at: .seconds(1_763_800_000))
+        let line = context.logger.render(.error, message, at: WallTime(seconds: 1_763_800_000))
         check(line, format: logger.format, requestID: context.requestID, message: message)
         traceVariable.set(context.traceID)
         let expected = context.traceID.map { String(decoding: $0.utf8.prefix { $0 != 0 }, as: UTF8.self) }
