@@ -124,14 +124,9 @@ char *ccurlmemory_strdup(const char *text) {
 
 size_t ccurlmemory_cached_bytes(void) { return cached_bytes; }
 
-int ccurlmemory_should_serve(void) {
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-    return 0;
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    return 0;
-#endif
-    return 1;
-}
+// Defined when a sanitizer's runtime is linked into the program, whichever code it instruments (swiftc's -sanitize
+// instruments the Swift code only, not this file).
+extern void __asan_init(void) __attribute__((weak));
+extern void __tsan_init(void) __attribute__((weak));
+
+int ccurlmemory_should_serve(void) { return __asan_init == NULL && __tsan_init == NULL; }

@@ -19,8 +19,8 @@ char *_Nullable ccurlmemory_strdup(const char *_Nullable text);
 // How many bytes the calling thread's free lists hold, headers included (for tests).
 size_t ccurlmemory_cached_bytes(void);
 
-// 1 when the pool is meant to serve libcurl: 0 under AddressSanitizer or ThreadSanitizer, which watch libcurl's
-// memory only when it comes from malloc.
+// 1 when the pool is meant to serve libcurl: 0 when the program runs with AddressSanitizer's or ThreadSanitizer's
+// runtime, which watch libcurl's memory only when it comes from malloc.
 int ccurlmemory_should_serve(void);
 
 #endif
