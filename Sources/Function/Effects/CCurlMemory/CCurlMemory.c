@@ -18,7 +18,6 @@ struct free_block {
 };
 
 static _Thread_local struct free_block *free_lists[class_count];
-static _Thread_local size_t cached_bytes;
 static _Thread_local int registered_for_exit;
 
 static pthread_key_t exit_key;
@@ -46,7 +45,6 @@ static void release_lists(void *unused) {
         }
         free_lists[size_class] = NULL;
     }
-    cached_bytes = 0;
     registered_for_exit = 0;
 }
 
@@ -65,7 +63,6 @@ void *ccurlmemory_malloc(size_t size) {
     if (size_class < class_count && free_lists[size_class] != NULL) {
         struct free_block *block = free_lists[size_class];
         free_lists[size_class] = block->next;
-        cached_bytes -= header_size + class_capacity(size_class);
         header = (struct header *)block;
     } else {
         size_t capacity = size_class < class_count ? class_capacity(size_class) : size;
@@ -90,7 +87,6 @@ void ccurlmemory_free(void *pointer) {
     struct free_block *block = (struct free_block *)header;
     block->next = free_lists[size_class];
     free_lists[size_class] = block;
-    cached_bytes += header_size + class_capacity(size_class);
 }
 
 void *ccurlmemory_realloc(void *pointer, size_t size) {
@@ -122,7 +118,15 @@ char *ccurlmemory_strdup(const char *text) {
     return copy;
 }
 
-size_t ccurlmemory_cached_bytes(void) { return cached_bytes; }
+size_t ccurlmemory_cached_bytes(void) {
+    size_t bytes = 0;
+    for (size_t size_class = 0; size_class < class_count; size_class++) {
+        for (struct free_block *block = free_lists[size_class]; block != NULL; block = block->next) {
+            bytes += header_size + class_capacity(size_class);
+        }
+    }
+    return bytes;
+}
 
 // Defined when a sanitizer's runtime is linked into the program, whichever code it instruments (swiftc's -sanitize
 // instruments the Swift code only, not this file).
