@@ -42,13 +42,12 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(name: "CFileStatus"),
-        .target(name: "CCurlMemory"),
         .target(name: "LosslessJSON"),
         .target(name: "Basics", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
         .target(name: "ChallengeFlows", dependencies: ["COpenSSL", "LosslessJSON", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
-        .target(name: "CurlHTTP", dependencies: ["CCurl", "CCurlMemory", "Basics"]),
+        .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
         .target(name: "ProcessArguments"),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics", "ProcessArguments"]),
         .target(name: "ServiceClients", dependencies: ["Basics", "CFileStatus", "ChallengeFlows", "ChallengeCrypto", "CurlHTTP", "LosslessJSON"]),
@@ -137,7 +136,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LambdaRuntimeTests",
-            dependencies: ["Basics", "LambdaRuntime", "CurlHTTP", "CCurlMemory", "Invoker", "LosslessJSON", "echo-bootstrap", .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: ["Basics", "LambdaRuntime", "CurlHTTP", "Invoker", "LosslessJSON", "echo-bootstrap", .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(
             name: "BootstrapTests",
@@ -148,7 +147,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "ChallengeFlows"],
+            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "ChallengeFlows", "ChallengeCrypto", "ServiceClients"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AWSClientTests", dependencies: ["Basics", "ServiceClients", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
@@ -169,7 +168,7 @@ let package = Package(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
                 "CognitoTriggers", "CognitoChallengeTesting", "ChallengeFlows", "ServiceClients", "ChallengeCrypto", "LosslessJSON",
-                "Basics",
+                "Basics", "TestSupport",
             ]
         ),
         .testTarget(
@@ -195,7 +194,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
         "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows",
     ],
     "Function/Effects": [
-        "CCurl", "CCurlMemory", "COpenSSL", "CFileStatus", "ProcessArguments", "CurlHTTP", "LambdaRuntime", "ServiceClients",
+        "CCurl", "COpenSSL", "CFileStatus", "ProcessArguments", "CurlHTTP", "LambdaRuntime", "ServiceClients",
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [

@@ -1,5 +1,4 @@
 import CCurl
-import CCurlMemory
 import Glibc
 
 /// One libcurl easy handle, reused for every request so that connections are kept alive.
@@ -22,16 +21,8 @@ public final class CurlSession {
     /// The header list of a POST without headers of its own, built once.
     private let emptyExpect: UnsafeMutablePointer<curl_slist>?
 
-    /// libcurl's setup, once per process, with its memory from the pool of `CCurlMemory` (except under a sanitizer):
-    /// a transfer's few dozen small allocations come from per-thread free lists rather than malloc's bins. libcurl
-    /// takes the memory functions at its first setup, so nothing of libcurl's may be made before this runs: the
-    /// session's libcurl objects are made in `init`, after it, not as stored properties' initial values.
-    private static let globalInitialization: CURLcode =
-        ccurlmemory_should_serve() != 0
-        ? curl_global_init_mem(
-            Int(CURL_GLOBAL_DEFAULT), ccurlmemory_malloc, ccurlmemory_free, ccurlmemory_realloc, ccurlmemory_strdup,
-            ccurlmemory_calloc)
-        : curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    /// libcurl's setup, once per process, before the first handle.
+    private static let globalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
     /// - Parameter caFile: a PEM bundle of trusted certificate authorities for HTTPS, in place of the one libcurl
     ///   was built to look for (Amazon Linux keeps it at `/etc/pki/tls/certs/ca-bundle.crt`, Debian at
