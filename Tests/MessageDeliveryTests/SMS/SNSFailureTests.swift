@@ -15,12 +15,14 @@ struct SNSFailureTests {
         defer { server.stop() }
         let delivery = try SNSCodeDelivery(configuration: SNSFixtures.configuration(endpoint: server.endpoint))
         let error = SNSFixtures.failure(of: delivery, to: number)
-        guard case .invalidPhoneNumber(number)? = error else {
+        guard case .invalidPhoneNumber(number.count)? = error else {
             Issue.record("expected the number to be refused, got \(String(describing: error))")
             return
         }
         #expect(error?.attempts == 0)
-        #expect("\(error!)".contains("\"\(number)\" is not in E.164 form"))
+        #expect("\(error!)".contains("(\(number.count) characters) is not in E.164 form"))
+        // The error reaches the log: it never holds the number.
+        #expect(number.count < 5 || !"\(error!)".contains(number))
         #expect(try server.requestClientPorts().isEmpty)
     }
 

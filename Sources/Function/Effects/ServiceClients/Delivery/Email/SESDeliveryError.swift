@@ -46,16 +46,15 @@ public struct SESErrorResponse: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Reads the error from a response. Any occurrence of `secret` (the code being sent) in SES's message is
-    /// masked, and the message is cut to a few hundred characters.
+    /// Reads the error from a response; its message is redacted (``ProviderMessage``): no code, no address (SES's
+    /// sandbox refusal quotes the recipient).
     init(_ response: HTTPResponse, masking secret: String) {
         let body = (try? JSONValue(parsing: response.body))?.objectValue
         let headerCode = response.header("x-amzn-ErrorType").map { String($0.prefix { $0 != ":" }) }
         let bodyCode = (body?["__type"] ?? body?["code"] ?? body?["Code"])?.stringValue
             .map { String($0.split(separator: "#").last ?? "") }
         let message = (body?["message"] ?? body?["Message"])?.stringValue
-            .map { secret.isEmpty ? $0 : $0.replacingText(secret, with: "[code]") }
-            .map { String($0.prefix(300)) }
+            .map { ProviderMessage.redacted($0, code: secret) }
         self.init(status: response.status, code: headerCode ?? bodyCode, message: message)
     }
 

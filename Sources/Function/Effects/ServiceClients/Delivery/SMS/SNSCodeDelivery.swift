@@ -30,7 +30,7 @@ public final class SNSCodeDelivery: CodeDelivery {
 
     /// Sends the code to the phone number and returns what SNS acknowledged.
     public func send(code: String, to phoneNumber: String, validForSeconds: Int) throws(SNSDeliveryError) -> SNSReceipt {
-        guard PhoneNumberFormat.isE164(phoneNumber) else { throw .invalidPhoneNumber(phoneNumber) }
+        guard PhoneNumberFormat.isE164(phoneNumber) else { throw .invalidPhoneNumber(length: phoneNumber.count) }
         let outcome = client.post(
             headers: Self.headers, body: body(code: code, to: phoneNumber, validForSeconds: validForSeconds),
             budget: configuration.timeBudget, connectTimeout: configuration.connectTimeout

@@ -2,8 +2,9 @@ import CurlHTTP
 
 /// Why SNS did not take a code SMS. Descriptions name the endpoint, status and SNS's own error; never the code.
 public enum SNSDeliveryError: Error, Sendable, CustomStringConvertible {
-    /// The phone number is not E.164 (`+` and 8 to 15 digits), so no request was made.
-    case invalidPhoneNumber(String)
+    /// The phone number is not E.164 (`+` and 8 to 15 digits), so no request was made; the number's length in
+    /// characters (the number itself is never kept in an error, which reaches the log).
+    case invalidPhoneNumber(length: Int)
     /// SNS answered with an error status: on the only attempt, or again after one retry of throttling or a 5xx.
     case rejected(SNSErrorResponse, attempts: Int)
     /// No answer within the delivery's time budget.
@@ -22,8 +23,8 @@ public enum SNSDeliveryError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
         switch self {
-        case .invalidPhoneNumber(let number):
-            return "The phone number \"\(number.prefix(32))\" is not in E.164 form (+ and 8 to 15 digits), so no SMS was sent."
+        case .invalidPhoneNumber(let length):
+            return "The phone number (\(length) characters) is not in E.164 form (+ and 8 to 15 digits), so no SMS was sent."
         case .rejected(let response, _):
             return "SNS refused the code SMS: \(response) (\(tries))."
         case .timedOut(let budget, _):

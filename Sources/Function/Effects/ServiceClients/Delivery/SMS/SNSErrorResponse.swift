@@ -10,7 +10,7 @@ public struct SNSErrorResponse: Sendable, Equatable, CustomStringConvertible {
     public let type: String?
     /// SNS's error code, such as `InvalidParameter`, `Throttling` or `AuthorizationError`.
     public let code: String?
-    /// SNS's explanation, with the code masked.
+    /// SNS's explanation, without the code, addresses or phone numbers (``ProviderMessage``).
     public let message: String?
 
     public init(status: Int, type: String?, code: String?, message: String?) {
@@ -20,12 +20,9 @@ public struct SNSErrorResponse: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Reads the error from a response. Any occurrence of `secret` (the code being sent) in SNS's message is
-    /// masked, and the message is cut to a few hundred characters.
+    /// Reads the error from a response; its message is redacted (``ProviderMessage``): no code, no phone number.
     init(_ response: HTTPResponse, masking secret: String) {
-        let message = XMLText.firstElement("Message", in: response.body)
-            .map { secret.isEmpty ? $0 : $0.replacingText(secret, with: "[code]") }
-            .map { String($0.prefix(300)) }
+        let message = XMLText.firstElement("Message", in: response.body).map { ProviderMessage.redacted($0, code: secret) }
         self.init(
             status: response.status, type: XMLText.firstElement("Type", in: response.body),
             code: XMLText.firstElement("Code", in: response.body), message: message)
