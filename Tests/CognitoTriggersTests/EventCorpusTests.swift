@@ -42,6 +42,7 @@ import Testing
         if event.isHTTPAPIEvent {
             let api = PasskeyRegistrationAPI(
                 settings: configuration.passkeys, store: try configuration.makeStateStore(), recordKey: configuration.recordKey,
+                tokens: try configuration.passkeyAPI.makeTokenCheck(), maximumSignInAge: configuration.passkeyAPI.maximumSignInAge,
                 clock: { CorpusEvent.now })
             let result = api.handle(try JSONValue(parsing: event.bytes))
             let problems = ExpectationCheck.response(result.response.serialized(), to: event)

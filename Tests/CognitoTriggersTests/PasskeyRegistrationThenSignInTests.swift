@@ -20,6 +20,8 @@ import Testing
     let create: [UInt8]
     /// Her access token's claims, as the JWT authorizer passes them.
     let claims: [String: String]
+    /// Her live access token, which the API proves with (the tests') Cognito.
+    let token: String
 
     init() throws {
         let configuration = try TriggerConfiguration(environment: [
@@ -29,19 +31,24 @@ import Testing
         ])
         handler = try CognitoTriggerHandler(
             configuration: configuration, delivery: RecordingDelivery(), stateStore: store, clock: { CorpusEvent.now })
+        let tokens = IssuedAccessTokens()
         api = PasskeyRegistrationAPI(
-            settings: configuration.passkeys, store: store, recordKey: configuration.recordKey, clock: { CorpusEvent.now })
+            settings: configuration.passkeys, store: store, recordKey: configuration.recordKey, tokens: tokens,
+            clock: { CorpusEvent.now })
         create = Array(try Data(contentsOf: CorpusEvent.eventsDirectory.appendingPathComponent("email-code/02-create-code.json")))
         let sub = try #require(try JSONValue(parsing: create).objectValue?["request"]?.objectValue?["userAttributes"]?
             .objectValue?["sub"]?.stringValue)
         claims = [
             "sub": sub, "username": "jane", "token_use": "access",
-            "iss": "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_EXAMPLE",
+            "iss": "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_EXAMPLE", "auth_time": String(CorpusEvent.now - 5),
         ]
+        token = tokens.issue(claims)
     }
 
     func call(_ method: String, _ path: String, body: String = "") -> HTTPAPIResponse {
-        api.handle(HTTPAPIEvent(routeKey: "\(method) \(path)", method: method, rawPath: path, body: Array(body.utf8), requestID: "r", claims: claims))
+        api.handle(HTTPAPIEvent(
+            routeKey: "\(method) \(path)", method: method, rawPath: path, headers: ["authorization": "Bearer \(token)"],
+            body: Array(body.utf8), requestID: "r", claims: claims))
             .response
     }
 

@@ -55,7 +55,7 @@ import Testing
         (#"{"version": "2.0", "routeKey": "GET /passkeys", "rawPath": "/passkeys", "requestContext": {"http": {"method": "GET"}, "authorizer": {"jwt": []}}}"#, "$.requestContext.authorizer.jwt is array"),
     ])
     func malformedEventsGetA400NamingTheField(_ text: String, _ fragment: String) throws {
-        let api = PasskeyRegistrationAPI(settings: Fixture.settings, store: nil, recordKey: Fixture.recordKey, clock: { Fixture.now })
+        let api = PasskeyRegistrationAPI(settings: Fixture.settings, store: nil, recordKey: Fixture.recordKey, tokens: Fixture.tokens, clock: { Fixture.now })
         let result = api.handle(try JSONValue(parsing: text))
         #expect(result.response.statusCode == 400)
         #expect(result.response.message?.contains(fragment) == true, "\(result.response.message ?? "")")

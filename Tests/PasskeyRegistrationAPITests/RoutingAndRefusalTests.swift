@@ -18,14 +18,13 @@ import Testing
 
     @Test(arguments: [
         [String: String](),
-        ["sub": "sub-jane", "iss": Fixture.issuer],
-        ["username": "jane", "iss": Fixture.issuer],
-        ["sub": "", "username": "jane", "iss": Fixture.issuer],
+        ["sub": "sub-jane", "iss": Fixture.issuer, "token_use": "access", "auth_time": "1763799990"],
+        ["username": "jane", "iss": Fixture.issuer, "token_use": "access", "auth_time": "1763799990"],
     ])
-    func withoutSubAndUsernameClaimsTheCallerIsUnauthorized(_ claims: [String: String]) {
+    func aTokenThatNamesNoUserIsUnauthorized(_ claims: [String: String]) {
         let response = APIHarness().call("GET", "/passkeys", claims: claims)
         #expect(response.statusCode == 401)
-        #expect(response.message?.contains("no authorizer claims sub and username") == true, "\(response.message ?? "")")
+        #expect(response.message?.contains("The access token was refused") == true, "\(response.message ?? "")")
     }
 
     @Test func anIDTokenIsNotEnough() {
@@ -36,14 +35,71 @@ import Testing
         #expect(response.message?.contains("not an access token") == true)
     }
 
-    @Test func thePoolComesFromTheIssuerOrElseTheConfiguration() {
+    @Test func aTokenWhoseIssuerNamesNoPoolIsUnauthorized() {
         var claims = Fixture.claims()
         claims["iss"] = "https://issuer.example.com/"
         #expect(APIHarness().call("GET", "/passkeys", claims: claims).statusCode == 401)
-        let configured = PasskeyRegistrationAPI(
-            settings: Fixture.settings, store: MemoryStateStore(), recordKey: Fixture.recordKey, userPoolID: Fixture.poolID,
-            clock: { Fixture.now })
-        #expect(configured.handle(Fixture.event("GET", "/passkeys", claims: claims)).response.statusCode == 200)
+    }
+
+    /// Anyone allowed to invoke the function can write the authorizer's claims: they name nobody. Claims of the
+    /// victim, with no token, a made-up token, or another user's live token, never reach the victim's records.
+    @Test func forgedAuthorizerClaimsAuthorizeNothing() throws {
+        let harness = APIHarness()
+        let victim = Fixture.claims(sub: "sub-victim", username: "victim")
+        func event(_ method: String, _ path: String, body: String = "", authorization: String?) -> HTTPAPIEvent {
+            HTTPAPIEvent(
+                routeKey: "\(method) \(path)", method: method, rawPath: path,
+                headers: authorization.map { ["authorization": $0] } ?? [:], body: Array(body.utf8), requestID: "forged",
+                claims: victim)
+        }
+        let noToken = harness.api.handle(event("POST", "/passkeys/registration/options", body: "{}", authorization: nil)).response
+        #expect(noToken.statusCode == 401)
+        #expect(noToken.message?.contains("no bearer token") == true, "\(noToken.message ?? "")")
+        let madeUp = Fixture.tokens.issue(victim)
+        Fixture.tokens.revoke(madeUp)  // a token of the right shape that Cognito never issued (or no longer takes)
+        #expect(harness.api.handle(event("POST", "/passkeys/registration/options", body: "{}", authorization: "Bearer \(madeUp)")).response.statusCode == 401)
+        // The attacker's own live token with the victim's claims beside it: the API acts for the attacker.
+        let own = harness.api.handle(event("POST", "/passkeys/registration/options", body: "{}", authorization: "Bearer \(Fixture.tokens.issue(Fixture.claims(sub: "sub-mallory", username: "mallory")))")).response
+        #expect(own.statusCode == 200)
+        #expect(own["user"]?.objectValue?["name"] == "mallory")
+        #expect(try harness.record(kind: "PASSKEY", sub: "sub-victim") == nil)
+    }
+
+    /// A stolen token adds no passkey once its sign-in is older than the limit; it may still list, rename and delete.
+    @Test func addingAPasskeyNeedsARecentSignIn() throws {
+        let harness = APIHarness()
+        let stale = Fixture.claims(authTime: Fixture.now - PasskeyRegistrationAPI.defaultMaximumSignInAge - 1)
+        for path in ["/passkeys/registration/options", "/passkeys/registration"] {
+            let response = harness.call("POST", path, body: "{}", claims: stale)
+            #expect(response.statusCode == 403)
+            #expect(response.message?.contains("Adding a passkey needs a recent sign-in") == true, "\(response.message ?? "")")
+        }
+        #expect(harness.call("GET", "/passkeys", claims: stale).statusCode == 200)
+        let fresh = Fixture.claims(authTime: Fixture.now - PasskeyRegistrationAPI.defaultMaximumSignInAge)
+        #expect(harness.call("POST", "/passkeys/registration/options", body: "{}", claims: fresh).statusCode == 200)
+    }
+
+    @Test func aRevokedTokenIsRefusedOnEveryRoute() {
+        let harness = APIHarness()
+        let token = Fixture.tokens.issue(Fixture.claims())
+        func call(_ method: String, _ path: String) -> HTTPAPIResponse {
+            harness.api.handle(HTTPAPIEvent(
+                routeKey: "\(method) \(path)", method: method, rawPath: path, headers: ["authorization": "Bearer \(token)"],
+                body: Array("{}".utf8), requestID: "r", claims: Fixture.claims())).response
+        }
+        #expect(call("GET", "/passkeys").statusCode == 200)
+        Fixture.tokens.revoke(token)
+        for (method, path) in [("GET", "/passkeys"), ("POST", "/passkeys/registration/options"), ("DELETE", "/passkeys/AQID")] {
+            #expect(call(method, path).statusCode == 401)
+        }
+    }
+
+    @Test func withoutACognitoEndpointEveryRequestIsRefused() {
+        let api = PasskeyRegistrationAPI(
+            settings: Fixture.settings, store: MemoryStateStore(), recordKey: Fixture.recordKey, tokens: nil, clock: { Fixture.now })
+        let response = api.handle(Fixture.event("GET", "/passkeys")).response
+        #expect(response.statusCode == 503)
+        #expect(response.message?.contains("COGNITO_IDP_ENDPOINT") == true)
     }
 
     @Test(arguments: [("GET", "/"), ("GET", "/passkey"), ("POST", "/passkeys/registration/options/more"), ("GET", "/other/passkeys")])
@@ -129,14 +185,14 @@ import Testing
     }
 
     @Test func withoutAStoreTheAPISaysWhichSettingIsMissing() {
-        let api = PasskeyRegistrationAPI(settings: Fixture.settings, store: nil, recordKey: Fixture.recordKey, clock: { Fixture.now })
+        let api = PasskeyRegistrationAPI(settings: Fixture.settings, store: nil, recordKey: Fixture.recordKey, tokens: Fixture.tokens, clock: { Fixture.now })
         let response = api.handle(Fixture.event("GET", "/passkeys")).response
         #expect(response.statusCode == 503)
         #expect(response.message?.contains("STATE_STORE") == true)
     }
 
     @Test func aFailingStoreIsA503NamingTheRequestWithTheDetailForTheLog() {
-        let api = PasskeyRegistrationAPI(settings: Fixture.settings, store: FailingStore(), recordKey: Fixture.recordKey, clock: { Fixture.now })
+        let api = PasskeyRegistrationAPI(settings: Fixture.settings, store: FailingStore(), recordKey: Fixture.recordKey, tokens: Fixture.tokens, clock: { Fixture.now })
         let result = api.handle(Fixture.event("POST", "/passkeys/registration/options", body: "{}"))
         #expect(result.response.statusCode == 503)
         #expect(result.response.message?.contains("(request request-1)") == true)

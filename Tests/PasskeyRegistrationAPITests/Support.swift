@@ -4,6 +4,7 @@ import ChallengeFlows
 import CognitoTriggers
 import LosslessJSON
 import ServiceClients
+import TestSupport
 
 /// The values the API tests share.
 enum Fixture {
@@ -15,17 +16,27 @@ enum Fixture {
         relyingParty: RelyingParty(id: "localhost", name: "Example", allowedOrigins: ["http://localhost:5173"]),
         maxCredentialsPerUser: 3, timeoutMilliseconds: 120_000)
 
-    /// Access-token claims as API Gateway's JWT authorizer passes them.
-    static func claims(sub: String = "sub-jane", username: String = "jane") -> [String: String] {
-        ["sub": sub, "username": username, "iss": issuer, "token_use": "access", "client_id": "app-client", "exp": "1763803600"]
+    /// The tokens the tests' Cognito takes.
+    static let tokens = IssuedAccessTokens()
+
+    /// An access token's claims, as Cognito signs them (and API Gateway's JWT authorizer passes them on): signed in
+    /// ten seconds before the tests' clock by default.
+    static func claims(sub: String = "sub-jane", username: String = "jane", authTime: Int64 = now - 10) -> [String: String] {
+        [
+            "sub": sub, "username": username, "iss": issuer, "token_use": "access", "client_id": "app-client",
+            "exp": "1763803600", "auth_time": String(authTime),
+        ]
     }
 
+    /// A request with a live token of `claims` in its `authorization` header, and the claims as the authorizer passes them.
     static func event(
         _ method: String, _ path: String, body: String = "", claims: [String: String]? = nil, stage: String = "$default"
     ) -> HTTPAPIEvent {
-        HTTPAPIEvent(
-            routeKey: "\(method) \(path)", method: method, rawPath: path, stage: stage, body: Array(body.utf8),
-            requestID: "request-1", claims: claims ?? Self.claims())
+        let claims = claims ?? Self.claims()
+        return HTTPAPIEvent(
+            routeKey: "\(method) \(path)", method: method, rawPath: path, stage: stage,
+            headers: ["authorization": "Bearer \(tokens.issue(claims))"], body: Array(body.utf8), requestID: "request-1",
+            claims: claims)
     }
 }
 
@@ -44,7 +55,8 @@ struct APIHarness {
 
     init(store: any StateStore = MemoryStateStore(), settings: PasskeySettings? = Fixture.settings) {
         self.store = store
-        api = PasskeyRegistrationAPI(settings: settings, store: store, recordKey: Fixture.recordKey, clock: clock.read)
+        api = PasskeyRegistrationAPI(
+            settings: settings, store: store, recordKey: Fixture.recordKey, tokens: Fixture.tokens, clock: clock.read)
     }
 
     func call(

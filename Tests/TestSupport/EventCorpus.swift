@@ -18,11 +18,17 @@ extension CorpusEvent {
         try load(directory: eventsDirectory)
     }
 
-    /// The configuration a deployment of this event's flow would have, with the expectation's settings.
+    /// The configuration a deployment of this event's flow would have, with the expectation's settings; an HTTP API
+    /// event's function asks the corpus's Cognito stand-in about tokens.
     public func environment(outbox: String) -> [String: String] {
-        [
+        var environment = [
             "CODE_HASH_SECRET": Self.secret, "CAPTCHA_CATALOG": Self.captchaCatalog, "CODE_DELIVERY": "outbox",
             "OUTBOX_PATH": outbox,
-        ].merging(settings) { $1 }
+        ]
+        if isHTTPAPIEvent, let cognito = Self.cognito { environment["COGNITO_IDP_ENDPOINT"] = cognito.endpoint }
+        return environment.merging(settings) { $1 }
     }
+
+    /// The stand-in for Cognito's `GetUser` over the whole corpus, started once per test process.
+    public static let cognito: CorpusCognito? = try? CorpusCognito(events: all())
 }

@@ -78,13 +78,16 @@ struct Pool: AsyncParsableCommand {
         try await reportingErrors { () async throws(InvokerError) in
             let console = configuration.console
             let port = try self.port == 0 ? Self.freePort(host: host) : self.port
-            var local = try await transport.load(configuration)
+            // The passkey API proves tokens with this pool's GetUser, as a deployed function does with Cognito's.
+            var added = ["COGNITO_IDP_ENDPOINT": "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"]
+            var local = try await transport.load(configuration, adding: added)
             if local.environment["PASSKEY_ALLOWED_ORIGINS"] == LocalDefaults.passkeyOrigin {
                 // The local passkey settings, with the origin of the pool's own page as a browser opens it.
                 let origins = ["http://localhost:\(port)", LocalDefaults.passkeyOrigin] + allowedOrigins.filter {
                     CrossOriginPolicy.normalized($0)?.hasPrefix("http://localhost:") == true
                 }
-                local = try await transport.load(configuration, adding: ["PASSKEY_ALLOWED_ORIGINS": origins.joined(separator: ",")])
+                added["PASSKEY_ALLOWED_ORIGINS"] = origins.joined(separator: ",")
+                local = try await transport.load(configuration, adding: added)
             }
             let client = try readTemplate()
             let settings = PoolSettings(

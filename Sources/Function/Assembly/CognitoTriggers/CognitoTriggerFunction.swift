@@ -54,7 +54,7 @@ public struct CognitoTriggerFunction: LambdaHandler {
         self.triggers = triggers
         metricLines = metrics.map { MetricLines(metrics: $0, writeLine: writeLine) }
         self.passkeyAPI = passkeyAPI
-            ?? PasskeyRegistrationAPI(settings: nil, store: nil, recordKey: [], clock: SystemClock.unixSeconds)
+            ?? PasskeyRegistrationAPI(settings: nil, store: nil, recordKey: [], tokens: nil, clock: SystemClock.unixSeconds)
     }
 
     /// Reads the configuration from the environment (`CHALLENGE_FLOW` may name any of `steps` next to the
@@ -95,7 +95,8 @@ public struct CognitoTriggerFunction: LambdaHandler {
                     metrics: configuration.metrics.enabled ? SignInMetrics(settings: configuration.metrics) : nil,
                     passkeyAPI: PasskeyRegistrationAPI(
                         settings: configuration.passkeys, store: store, recordKey: configuration.recordKey,
-                        clock: SystemClock.unixSeconds))
+                        tokens: configuration.passkeys == nil ? nil : try configuration.passkeyAPI.makeTokenCheck(),
+                        maximumSignInAge: configuration.passkeyAPI.maximumSignInAge, clock: SystemClock.unixSeconds))
                 WarmUp.run(configuration: configuration, metrics: function.metrics)
                 return function
             } catch {

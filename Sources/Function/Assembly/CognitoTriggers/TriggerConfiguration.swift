@@ -56,6 +56,8 @@ public struct TriggerConfiguration: Sendable {
     /// How passkeys work (`PASSKEY_RP_ID` and the other `PASSKEY_*` variables); nil when `PASSKEY_RP_ID` is unset.
     /// The `passkey` sign-in step and the registration API both need it.
     public let passkeys: PasskeySettings?
+    /// How the passkey API proves its callers (`COGNITO_IDP_ENDPOINT`, `PASSKEY_RECENT_SIGN_IN_SECONDS`).
+    public let passkeyAPI: PasskeyAPISettings
     let keys: ChallengeKeys
     /// The CAPTCHA put in front of a step that proves identity once a user's wrong answers reach
     /// `CAPTCHA_STEP_UP_AFTER_FAILURES`: the configured provider's widget or catalog; nil when step-ups are off.
@@ -177,6 +179,7 @@ public struct TriggerConfiguration: Sendable {
         limits = try SignInLimits(environment: environment)
         metrics = try MetricsSettings(environment: environment)
         passkeys = try Self.passkeySettings(in: environment)
+        passkeyAPI = try PasskeyAPISettings(environment: environment)
         switch value("CAPTCHA_PROVIDER") {
         case nil, "catalog":
             captchaProvider = nil

@@ -44,8 +44,15 @@ public struct CorpusCheck: Sendable {
         defer { try? FileManager.default.removeItem(atPath: outbox) }
         let style = console.style
         var failed = 0
+        // The passkey API proves each caller's token with Cognito: the corpus's HTTP API events ask a stand-in.
+        let cognito: CorpusCognito?
+        do {
+            cognito = events.contains(where: \.isHTTPAPIEvent) ? try CorpusCognito(events: events) : nil
+        } catch {
+            throw .usage("check: the Cognito stand-in for the HTTP API events cannot start: \(error)")
+        }
         for group in CorpusGroup.grouping(events) {
-            let transport = try await transport(for: group, outbox: outbox)
+            let transport = try await transport(for: group, outbox: outbox, cognito: cognito)
             for event in group.events {
                 let problems = await problems(of: event, through: transport, outbox: outbox)
                 if problems.isEmpty {
@@ -63,9 +70,12 @@ public struct CorpusCheck: Sendable {
     }
 
     /// The function for a group: the configuration with the group's settings.
-    private func transport(for group: CorpusGroup, outbox: String) async throws(InvokerError) -> any TriggerTransport {
-        let settings = overrides.merging(["STATE_STORE": "none", "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outbox]) { $1 }
+    private func transport(
+        for group: CorpusGroup, outbox: String, cognito: CorpusCognito?
+    ) async throws(InvokerError) -> any TriggerTransport {
+        var settings = overrides.merging(["STATE_STORE": "none", "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outbox]) { $1 }
             .merging(group.settings) { $1 }
+        if let cognito, settings["COGNITO_IDP_ENDPOINT"] == nil { settings["COGNITO_IDP_ENDPOINT"] = cognito.endpoint }
         return try makeTransport(
             try await LocalConfiguration.current(environmentFile: environmentFile, overrides: settings, bootstrap: bootstrap))
     }

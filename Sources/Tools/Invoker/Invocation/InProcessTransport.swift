@@ -28,7 +28,10 @@ public actor InProcessTransport: TriggerTransport {
             let triggers = configuration.triggers
             let store = try triggers.makeStateStore()
             handler = try CognitoTriggerHandler(configuration: triggers, delivery: delivery, stateStore: store, clock: clock)
-            passkeyAPI = PasskeyRegistrationAPI(settings: triggers.passkeys, store: store, recordKey: triggers.recordKey, clock: clock)
+            passkeyAPI = PasskeyRegistrationAPI(
+                settings: triggers.passkeys, store: store, recordKey: triggers.recordKey,
+                tokens: triggers.passkeys == nil ? nil : try triggers.passkeyAPI.makeTokenCheck(),
+                maximumSignInAge: triggers.passkeyAPI.maximumSignInAge, clock: clock)
         } catch {
             throw .invalidConfiguration(error.description)
         }

@@ -23,9 +23,11 @@ public struct HTTPAPIRequest: Sendable {
 
 extension LocalUserPool {
     /// Answers a request to the HTTP API in front of the function, as API Gateway does with a JWT authorizer whose
-    /// issuer is this pool and whose audience is its app client, with the scope the template's routes require: a route of ``HTTPAPIRoute/passkeys`` with a live
-    /// access token of this pool becomes a payload 2.0 event carrying the token's claims (as strings); the function's
-    /// response becomes the HTTP answer. No route: 404; no valid token: 401; a function error: 500 — each with
+    /// issuer is this pool and whose audience is its app client, with the scope the template's routes require: a route
+    /// of ``HTTPAPIRoute/passkeys`` with an access token of this pool, signed and unexpired, becomes a payload 2.0 event
+    /// carrying the token's claims (as strings); the function's response becomes the HTTP answer. Like API Gateway's
+    /// authorizer it does not see revocation (`RevokeToken`): a revoked but unexpired token passes here, and the
+    /// function's own check (`GetUser`) is what refuses it. No route: 404; no valid token: 401; a function error: 500 — each with
     /// API Gateway's `{"message": …}`.
     public func handleAPI(_ request: HTTPAPIRequest, requestId: String) async -> HTTPAPIAnswer {
         let matched = HTTPAPIRoute.passkeys.lazy.compactMap { route in
@@ -33,7 +35,7 @@ extension LocalUserPool {
         }.first
         guard let (route, pathParameters) = matched else { return .message(404, "Not Found") }
         guard let token = Self.bearerToken(request.headers["authorization"]),
-              let claims = try? accessTokenClaims(token), claims["client_id"]?.stringValue == settings.clientId,
+              let claims = try? accessTokenClaims(token, refusingRevoked: false), claims["client_id"]?.stringValue == settings.clientId,
               claims["scope"]?.stringValue?.split(separator: " ").contains(where: { $0 == Self.userAdminScope }) == true
         else { return .message(401, "Unauthorized") }
         let event = APIGatewayEvent.make(

@@ -79,8 +79,9 @@ extension LocalUserPool {
         return origin
     }
 
-    /// The claims of an access token this pool issued, still valid and not revoked.
-    func accessTokenClaims(_ token: String) throws(PoolError) -> JSONObject {
+    /// The claims of an access token this pool issued, still valid and (unless `refusingRevoked` is false, as for API
+    /// Gateway's authorizer, which cannot see revocation) not revoked.
+    func accessTokenClaims(_ token: String, refusingRevoked: Bool = true) throws(PoolError) -> JSONObject {
         let claims: JSONObject
         do {
             claims = try JWT.verify(token, key: issuer.key, now: unixNow)
@@ -91,7 +92,7 @@ extension LocalUserPool {
         guard claims["token_use"]?.stringValue == "access", claims["iss"]?.stringValue == issuer.issuer else {
             throw PoolError(.notAuthorized, "Invalid Access Token: it is not an access token of this pool.")
         }
-        if let origin = claims["origin_jti"]?.stringValue, refreshTokens.isRevoked(originJTI: origin) {
+        if refusingRevoked, let origin = claims["origin_jti"]?.stringValue, refreshTokens.isRevoked(originJTI: origin) {
             throw PoolError(.notAuthorized, "Access Token has been revoked.")
         }
         return claims

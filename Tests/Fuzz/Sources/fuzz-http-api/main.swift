@@ -14,17 +14,30 @@ struct CountingRandom: RandomSource {
 let settings = PasskeySettings(
     relyingParty: RelyingParty(id: "localhost", name: "Example", allowedOrigins: ["http://localhost:5173"]),
     maxCredentialsPerUser: 3, timeoutMilliseconds: 120_000)
-/// The authorizer's claims of the corpus events (Events/passkey-api/), so that a request gets past the caller check.
+/// The claims of the corpus events' access token (Events/passkey-api/), so that a request gets past the caller check.
 let claims = [
     "sub": "11111111-2222-4333-8444-555555555555", "username": "jane", "token_use": "access",
     "iss": "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_EXAMPLE",
 ]
+/// A JWT-shaped token with those claims (and a recent sign-in), which the fuzzing's Cognito takes.
+let token = "eyJhbGciOiJub25lIn0." + Base64URL.encode(Array(
+    #"{"sub":"11111111-2222-4333-8444-555555555555","username":"jane","token_use":"access","iss":"https://cognito-idp.us-east-1.amazonaws.com/us-east-1_EXAMPLE","auth_time":1763799990}"#.utf8)) + ".c2ln"
+
+/// Cognito for the fuzzing: it takes ``token`` and refuses every other one, with the payload checks of the real one.
+struct OneLiveToken: AccessTokenVerifier {
+    func prove(_ accessToken: String) throws(AccessTokenRefusal) -> ProvenAccessToken {
+        guard accessToken == token else { throw .notAuthorized("not the fuzzing's token") }
+        return try CognitoAccessTokenCheck.proven(
+            claims: try CognitoAccessTokenCheck.payload(of: accessToken), username: "jane",
+            sub: "11111111-2222-4333-8444-555555555555")
+    }
+}
 
 /// A fresh API over an empty memory store, its clock fixed at the corpus's time.
 func makeAPI() -> PasskeyRegistrationAPI {
     PasskeyRegistrationAPI(
         settings: settings, store: MemoryStateStore(), recordKey: Array("fuzz-http-api record key".utf8),
-        clock: { 1_763_800_000 }, random: CountingRandom())
+        tokens: OneLiveToken(), clock: { 1_763_800_000 }, random: CountingRandom())
 }
 
 /// What every answer must be: a status the API uses, the JSON content type, a body that reads back from the
@@ -65,7 +78,8 @@ public func fuzzHTTPAPI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let api = makeAPI()
     func request(_ method: String, _ path: String, body: [UInt8]) -> HTTPAPIResult {
         api.handle(HTTPAPIEvent(
-            routeKey: "\(method) \(path)", method: method, rawPath: path, body: body, requestID: "fuzz", claims: claims))
+            routeKey: "\(method) \(path)", method: method, rawPath: path, headers: ["authorization": "Bearer \(token)"], body: body,
+            requestID: "fuzz", claims: claims))
     }
     check(request("POST", "/passkeys/registration/options", body: bytes), "the options body")
     check(request("POST", "/passkeys/registration/options", body: []), "an options request")

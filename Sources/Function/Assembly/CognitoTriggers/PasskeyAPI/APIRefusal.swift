@@ -6,6 +6,8 @@ enum APIRefusal: Error {
     case refused(status: Int, message: String, headers: [String: String] = [:])
     /// The state store failed.
     case storeFailure(StateStoreError)
+    /// Cognito could not be asked whether the access token is live.
+    case tokenCheckUnavailable(String)
     /// The caller's records changed under every attempt to change them.
     case busy
     /// Something that should not happen, such as a record the API cannot read.
@@ -21,6 +23,7 @@ enum APIRefusal: Error {
         return switch self {
         case .refused(let status, let message, let headers): .message(status, message, headers: headers)
         case .storeFailure: .message(503, "The passkey store is unavailable right now; try again in a moment\(reference).")
+        case .tokenCheckUnavailable: .message(503, "Your access token could not be checked right now; try again in a moment\(reference).")
         case .busy: .message(503, "Your passkeys were being changed at the same time; try again\(reference).")
         case .internalError: .message(500, "The passkey API failed; the log holds the detail\(reference).")
         }
@@ -31,6 +34,7 @@ enum APIRefusal: Error {
         switch self {
         case .refused: nil
         case .storeFailure(let error): "\(error)"
+        case .tokenCheckUnavailable(let reason): reason
         case .busy: "the passkey records changed under \(PasskeyRecords.attempts) conditional writes in a row"
         case .internalError(let detail): detail
         }

@@ -1,11 +1,17 @@
+import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import LosslessJSON
 import ServiceClients
 
 /// The passkey registration API (WebAuthn §7.1) behind an API Gateway HTTP API with a JWT authorizer over the user
-/// pool: each caller registers, lists, renames and removes their own passkeys. The caller is who the authorizer's
-/// claims say (`sub` and `username` of a Cognito access token), and nothing in the request can name anyone else.
+/// pool: each caller registers, lists, renames and removes their own passkeys.
+///
+/// The caller is whoever Cognito says the bearer token in the `authorization` header belongs to (``AccessTokenVerifier``,
+/// `GetUser`): the authorizer's claims in the event prove nothing, since anyone allowed to invoke the function can
+/// write them, and API Gateway's authorizer cannot see a revoked token. Adding a passkey (both registration routes)
+/// also needs a recent sign-in: the token's `auth_time` at most ``maximumSignInAge`` seconds ago, so that a stolen
+/// token cannot become a lasting way in. Nothing in a request can name another user.
 ///
 /// Routes (JSON bodies; every refusal is a 4xx whose body is `{"message": …}`):
 /// - `POST /passkeys/registration/options`, body `{}` or none → 200, `PublicKeyCredentialCreationOptionsJSON`
@@ -24,7 +30,9 @@ public struct PasskeyRegistrationAPI: Sendable {
     public let settings: PasskeySettings?
     let store: (any StateStore)?
     let recordKey: [UInt8]
-    let userPoolID: String?
+    let tokens: (any AccessTokenVerifier)?
+    /// How long after a sign-in (`auth_time`) its tokens may still add a passkey, in seconds.
+    public let maximumSignInAge: Int64
     let clock: @Sendable () -> Int64
     let random: any RandomSource
 
@@ -34,22 +42,27 @@ public struct PasskeyRegistrationAPI: Sendable {
     public static let maximumNameLength = 64
     /// The bytes of a challenge and of a new user handle.
     static let randomByteCount = 32
+    /// The default of ``maximumSignInAge``: five minutes.
+    public static let defaultMaximumSignInAge: Int64 = 300
 
     /// - Parameters:
     ///   - settings: the passkey configuration; nil answers every request with "not configured".
     ///   - store: where accounts, pending challenges and credential claims live (the table the triggers use).
     ///   - recordKey: the secret that derives the records' keys, the one the sign-in step uses.
-    ///   - userPoolID: the pool id for tokens whose `iss` claim names none (it is read from `iss` otherwise).
+    ///   - tokens: proves each request's bearer token (Cognito's `GetUser`); nil refuses every request.
+    ///   - maximumSignInAge: seconds after a sign-in that its tokens may still add a passkey.
     ///   - clock: Unix seconds.
     ///   - random: where challenges and user handles come from (OpenSSL's CSPRNG).
     public init(
-        settings: PasskeySettings?, store: (any StateStore)?, recordKey: [UInt8], userPoolID: String? = nil,
-        clock: @escaping @Sendable () -> Int64, random: any RandomSource = SystemRandom()
+        settings: PasskeySettings?, store: (any StateStore)?, recordKey: [UInt8], tokens: (any AccessTokenVerifier)?,
+        maximumSignInAge: Int64 = defaultMaximumSignInAge, clock: @escaping @Sendable () -> Int64,
+        random: any RandomSource = SystemRandom()
     ) {
         self.settings = settings
         self.store = store
         self.recordKey = recordKey
-        self.userPoolID = userPoolID
+        self.tokens = tokens
+        self.maximumSignInAge = maximumSignInAge
         self.clock = clock
         self.random = random
     }
@@ -87,7 +100,9 @@ public struct PasskeyRegistrationAPI: Sendable {
             throw .notFound(
                 "passkeys are not configured (set PASSKEY_RP_ID, PASSKEY_RP_NAME and PASSKEY_ALLOWED_ORIGINS on the function)")
         }
-        let caller = try Caller(claims: event.claims, configuredPoolID: userPoolID)
+        guard let token = Self.bearerToken(event.headers["authorization"]) else {
+            throw Caller.unauthorized("The request has no bearer token")
+        }
         guard event.body.count <= Self.maximumBodySize else {
             throw .refused(status: 413, message: "The request body is \(event.body.count) bytes; the most accepted is \(Self.maximumBodySize).")
         }
@@ -95,13 +110,17 @@ public struct PasskeyRegistrationAPI: Sendable {
             throw .refused(
                 status: 503, message: "Passkeys need a state store: set STATE_STORE=dynamodb (or memory for local runs) on the function.")
         }
+        let caller = try Caller(proving: token, with: tokens)
+        let now = clock()
         let records = PasskeyRecords(store: store, recordKey: recordKey, userPoolID: caller.userPoolID, sub: caller.sub)
-        let session = Session(settings: settings, records: records, caller: caller, now: clock(), random: random)
+        let session = Session(settings: settings, records: records, caller: caller, now: now, random: random)
         switch route {
         case .registrationOptions:
+            try caller.requireRecentSignIn(now: now, maximumAge: maximumSignInAge)
             try Self.requireEmptyObject(event.body)
             return try session.registrationOptions()
         case .registration:
+            try caller.requireRecentSignIn(now: now, maximumAge: maximumSignInAge)
             return try session.register(try Self.jsonObject(event.body, what: "the RegistrationResponseJSON"))
         case .list:
             return try session.list()
@@ -177,36 +196,54 @@ public struct HTTPAPIResult: Sendable {
     public var logDetail: String?
 }
 
-/// Who calls, from the JWT authorizer's claims: nothing else in a request is trusted to say.
+/// Who calls: the user Cognito names for the request's bearer token. Nothing else in a request is trusted to say.
 struct Caller {
     let sub: String
     let username: String
     let userPoolID: String
+    /// When the user signed in, Unix seconds.
+    let authTime: Int64
 
-    init(claims: [String: String], configuredPoolID: String?) throws(APIRefusal) {
-        func unauthorized(_ problem: String) -> APIRefusal {
-            .refused(status: 401, message: "\(problem); call with a Cognito access token in the Authorization header, through the API's JWT authorizer.")
+    init(proving token: String, with tokens: (any AccessTokenVerifier)?) throws(APIRefusal) {
+        guard let tokens else {
+            throw .refused(status: 503, message: "The passkey API cannot check access tokens: the function has no Cognito endpoint (set AWS_REGION or COGNITO_IDP_ENDPOINT).")
         }
-        guard let sub = claims["sub"], !sub.isEmpty, let username = claims["username"], !username.isEmpty else {
-            throw unauthorized("The request carries no authorizer claims sub and username")
+        let proven: ProvenAccessToken
+        do {
+            proven = try tokens.prove(token)
+        } catch {
+            switch error {
+            case .notAuthorized(let reason): throw Self.unauthorized("The access token was refused (\(reason))")
+            case .unavailable(let reason): throw .tokenCheckUnavailable(reason)
+            }
         }
-        if let use = claims["token_use"], use != "access" {
-            throw unauthorized("The token is an \(use) token, not an access token")
-        }
-        guard let pool = Self.userPoolID(issuer: claims["iss"]) ?? configuredPoolID else {
-            throw unauthorized("The token's issuer (iss) names no user pool")
-        }
-        self.sub = sub
-        self.username = username
-        userPoolID = pool
+        sub = proven.sub
+        username = proven.username
+        userPoolID = proven.userPoolID
+        authTime = proven.authTime
     }
 
-    /// The pool id at the end of a Cognito issuer, `https://cognito-idp.REGION.amazonaws.com/POOL_ID` (or a local
-    /// pool's URL of the same shape): the last path segment, which holds the region, `_`, and the id.
-    static func userPoolID(issuer: String?) -> String? {
-        guard let issuer, let slash = issuer.lastIndex(of: "/") else { return nil }
-        let id = issuer[issuer.index(after: slash)...]
-        guard id.contains("_"), !id.hasPrefix("_"), !id.hasSuffix("_") else { return nil }
-        return String(id)
+    static func unauthorized(_ problem: String) -> APIRefusal {
+        .refused(status: 401, message: "\(problem); call with a live Cognito access token in the Authorization header (Bearer TOKEN).")
+    }
+
+    /// Refuses a sign-in older than `maximumAge` seconds: adding a passkey needs fresh proof of the user, not only a
+    /// token that may have been stolen since.
+    func requireRecentSignIn(now: Int64, maximumAge: Int64) throws(APIRefusal) {
+        let age = now - authTime
+        guard age > maximumAge else { return }
+        throw .refused(
+            status: 403,
+            message: "Adding a passkey needs a recent sign-in: this token's sign-in was \(age) s ago, the most allowed is \(maximumAge) s. Sign in again (refreshed tokens keep the first sign-in's time) and retry.")
+    }
+}
+
+extension PasskeyRegistrationAPI {
+    /// The token of an `Authorization` header, with or without the `Bearer ` prefix (API Gateway's authorizer takes both).
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let token = header.count > 7 && header.prefix(7).lowercased() == "bearer " ? String(header.dropFirst(7)) : header
+        let trimmed = String(token.trimmingWhitespace())
+        return trimmed.isEmpty ? nil : trimmed
     }
 }
