@@ -4,7 +4,9 @@ import ChallengeFlows
 import CognitoChallengeTesting
 import CognitoTriggers
 import Foundation
+import Invoker
 import LosslessJSON
+import TestSupport
 import Testing
 
 /// The passkey step through the real trigger handler, a memory store and a software authenticator, with the real
@@ -39,6 +41,37 @@ struct PasskeySignInTests {
         #expect(record.fields["note"] == .string("kept"))
         #expect(record.expiresAt == registered.expiresAt)
         #expect(record.version == registered.version + 2, "one write here, one by the sign-in")
+    }
+
+    /// Anyone who knows the user name can send answers: none of them may stop the user's passkey. Garbage, assertions
+    /// of another key and replays count against no budget, and a valid assertion is always judged.
+    @Test("a valid assertion signs in after 30 garbage answers from others, with the failure budgets and step-ups on")
+    func garbageAnswersDoNotLockThePasskeyOut() throws {
+        let rig = PasskeyRig(extra: [
+            "MAX_FAILURES_PER_WINDOW": "5", "POOL_MAX_FAILURES_PER_WINDOW": "10", "CAPTCHA_STEP_UP_AFTER_FAILURES": "3",
+            "FAILURE_DELAY_BASE_SECONDS": "2", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog,
+        ])
+        var authenticator = try SoftwareAuthenticator()
+        try rig.register(.jane, on: &authenticator)
+        var stranger = try SoftwareAuthenticator()
+        try rig.register(.john, on: &stranger)
+        let handler = try rig.handler()
+        for attempt in 0..<30 {
+            let created = try rig.create(for: .jane, with: handler)
+            #expect(created.response.publicChallengeParameters?["challenge"] == "PASSKEY", "no CAPTCHA put in front")
+            var options = try created.optionsObject
+            options["allowCredentials"] = []
+            let garbage = switch attempt % 3 {
+            case 0: "not an assertion \(attempt)"
+            case 1: try stranger.authenticate(optionsJSON: JSONValue.object(options).text(), origin: PasskeyRig.origin)
+            default: #"{"id": "AAAA", "response": {"clientDataJSON": "e30"}}"#
+            }
+            #expect(try rig.verify(created, answer: garbage, with: handler).correct == false)
+        }
+        let created = try rig.create(for: .jane, with: handler)
+        let answer = try authenticator.authenticate(optionsJSON: try created.options, origin: PasskeyRig.origin)
+        let verdict = try rig.verify(created, answer: answer, with: handler)
+        #expect(verdict.correct, "\(verdict.summary)")
     }
 
     @Test("a PASSKEY_TIMEOUT_MS shorter than the challenge's life is the options' timeout")

@@ -80,7 +80,7 @@ public struct ChallengeFlowEngine: Sendable {
     /// (``createStepUp(_:user:now:)``).
     public func admitsStepUp(_ request: CreateAuthChallengeRequest) -> Bool {
         guard stepUp != nil, let due = try? dueStep(for: request) else { return false }
-        return due.step.provesIdentity && !due.passedStepUp
+        return due.step.provesIdentity && !due.step.resistsGuessing && !due.passedStepUp
     }
 
     /// The custom step due, and where the session stands with it. At a position with choices: the step issued there

@@ -54,10 +54,11 @@ extension ChallengeFlowEngine {
     }
 
     /// The step whose answer the limits decide on (``SignInLimits/answerDecision(_:seal:correct:usedSequence:requiresLiveCode:passedStepUp:now:)``):
-    /// one that proves identity or delivers its answer, for a seal this flow issued under a key it still has; nil when
+    /// one that proves identity or delivers its answer and can be guessed (not a passkey: ``ChallengeStep/resistsGuessing``),
+    /// for a seal this flow issued under a key it still has; nil when
     /// the verdict stands as it is.
     public func stepUnderLimits(_ seal: ChallengeSeal?, verdict: Verdict) -> (any ChallengeStep)? {
-        guard let seal, let step = step(for: seal.kind), step.provesIdentity || step.deliversAnswer,
+        guard let seal, let step = step(for: seal.kind), step.provesIdentity || step.deliversAnswer, !step.resistsGuessing,
               verdict.outcome != .notIssuedByThisFlow, verdict.outcome != .retiredKey
         else { return nil }
         return step

@@ -36,6 +36,12 @@ public protocol ChallengeStep: Sendable {
     /// refuses a flow with such a step. False by default.
     var keepsUserRecord: Bool { get }
 
+    /// True for a step whose right answer cannot be guessed, only made with a secret the user holds (a passkey's
+    /// signature over a fresh challenge). Its answers are judged whatever the failure budgets say and count against
+    /// none of them, and no step-up CAPTCHA is put in front of it: a budget defends nothing there, and one that
+    /// refused answers unjudged would let anyone who knows a user name stop that user's sign-ins. False by default.
+    var resistsGuessing: Bool { get }
+
     /// Throws when the step cannot work as configured (e.g. a CAPTCHA step without a catalog); called once, when
     /// an engine is built for `flow`. Does nothing by default.
     func checkConfiguration(in flow: SignInFlow) throws(ConfigurationError)
@@ -71,6 +77,9 @@ extension ChallengeStep {
 
     /// Keeps no record.
     public var keepsUserRecord: Bool { false }
+
+    /// An answer that can be guessed.
+    public var resistsGuessing: Bool { false }
 
     /// Nothing to check.
     public func checkConfiguration(in flow: SignInFlow) throws(ConfigurationError) {}

@@ -28,6 +28,8 @@ public struct PasskeyStep: ChallengeStep {
     public var provesIdentity: Bool { true }
     /// The user's passkeys and their counters.
     public var keepsUserRecord: Bool { true }
+    /// An assertion needs the passkey's private key: there is nothing to guess.
+    public var resistsGuessing: Bool { true }
 
     /// `PASSKEY`: also the kind of the user's record in the state store (`StateKey.userRecord`).
     public static let kind = ChallengeKind(rawValue: "PASSKEY")!
