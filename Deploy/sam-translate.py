@@ -62,7 +62,7 @@ CASES = {
     "passkeys": {
         "SenderAddress": "no-reply@example.com", "ChallengeFlow": "passkey-or-email-code", "PasskeyRpId": "example.com",
         "PasskeyRpName": "Example", "PasskeyAllowedOrigins": "https://app.example.com,http://localhost:8080",
-        "PasskeyAttestation": "direct",
+        "PasskeyAttestation": "direct", "PasskeyAttestationRoots": "/var/task/attestation-roots.pem",
     },
 }
 
@@ -124,6 +124,10 @@ class Evaluator:
                 return self.eval(argument[0]) == self.eval(argument[1])
             if key == "Fn::Not":
                 return not self.eval(argument[0])
+            if key == "Fn::And":
+                return all(self.eval(item) for item in argument)
+            if key == "Fn::Or":
+                return any(self.eval(item) for item in argument)
             if key == "Condition":
                 return self.condition(argument)
             if key == "Fn::Select":
@@ -207,6 +211,8 @@ def check(name, template, values):
 
     passkey_expected = {variable: evaluator.values[parameter] for parameter, variable in PASSKEY_VARIABLES.items()
                         if passkeys}
+    if passkeys and evaluator.values.get("PasskeyAttestationRoots"):
+        passkey_expected["PASSKEY_ATTESTATION_ROOTS"] = evaluator.values["PasskeyAttestationRoots"]
     passkey_found = {variable: value for variable, value in variables.items() if variable.startswith("PASSKEY_")}
     if passkey_found != passkey_expected:
         problems.append(f"the PASSKEY variables are {passkey_found}, not {passkey_expected}")

@@ -1,11 +1,25 @@
 import ChallengeFlows
+import CognitoChallengeTesting
 import CognitoTriggers
+import Foundation
 import Invoker
 import Testing
 
 @Suite struct PasskeyConfigurationTests {
     static let minimal = ["CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox"]
     static let passkeys = minimal.merging(["PASSKEY_RP_ID": "example.com", "PASSKEY_ALLOWED_ORIGINS": "https://example.com"]) { $1 }
+
+    /// A PEM file of `certificates` (DER) in a fresh temporary path, removed after `body`.
+    static func withPEMFile<T>(_ certificates: [[UInt8]], _ body: (String) throws -> T) throws -> T {
+        let text = certificates.map { der in
+            let base64 = Data(der).base64EncodedString(options: .lineLength64Characters)
+            return "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
+        }.joined()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("roots-\(UUID().uuidString).pem").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try body(path)
+    }
 
     @Test func noPasskeySettingsWithoutTheRelyingParty() throws {
         #expect(try TriggerConfiguration(environment: Self.minimal).passkeys == nil)
@@ -20,7 +34,13 @@ import Testing
     }
 
     @Test func everySettingRead() throws {
+        let roots = [try SoftwareAuthenticator().attestationRootCertificate, try SoftwareAuthenticator().attestationRootCertificate]
+        try Self.withPEMFile(roots) { path in try Self.everySettingRead(rootsPath: path, roots: roots) }
+    }
+
+    static func everySettingRead(rootsPath: String, roots: [[UInt8]]) throws {
         let environment = Self.passkeys.merging([
+            "PASSKEY_ATTESTATION_ROOTS": rootsPath,
             "PASSKEY_RP_NAME": "Example Inc.",
             "PASSKEY_ALLOWED_ORIGINS": " https://example.com, https://login.example.com:8443 ,android:apk-key-hash:oXLO3K5HR0thXFTVEKXYSo3qMDLpWFh0MLQTU4vj8zM",
             "PASSKEY_ATTESTATION": "direct",
@@ -37,8 +57,67 @@ import Testing
             [0xEA, 0x9B, 0x8D, 0x66, 0x4D, 0x01, 0x1D, 0x21, 0x3C, 0xE4, 0xB6, 0xB4, 0x8C, 0xB5, 0x75, 0xD4],
             Array(repeating: 0, count: 15) + [1],
         ])
+        #expect(settings.attestation.trustedRoots == roots)
         #expect(settings.maxCredentialsPerUser == 3)
         #expect(settings.timeoutMilliseconds == 60_000)
+    }
+
+    static func refusal(_ overrides: [String: String]) -> String {
+        let environment = Self.passkeys.merging(overrides) { $1 }
+        let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+        return error?.description ?? ""
+    }
+
+    @Test("an AAGUID allow-list without attestation roots is refused at start, naming both variables")
+    func allowListWithoutRoots() {
+        let message = Self.refusal([
+            "PASSKEY_ATTESTATION": "direct", "PASSKEY_AAGUIDS": "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4",
+        ])
+        #expect(message.hasPrefix("PASSKEY_ATTESTATION_ROOTS is not set: PASSKEY_AAGUIDS is set"), "\(message)")
+    }
+
+    @Test func rootsNeedDirectAttestation() throws {
+        let root = try SoftwareAuthenticator().attestationRootCertificate
+        let message = try Self.withPEMFile([root]) { path in Self.refusal(["PASSKEY_ATTESTATION_ROOTS": path]) }
+        #expect(message.hasPrefix("PASSKEY_ATTESTATION_ROOTS="), "\(message)")
+        #expect(message.contains("PASSKEY_ATTESTATION=direct"), "\(message)")
+    }
+
+    @Test func rootsWithoutAnAllowListAreRead() throws {
+        let root = try SoftwareAuthenticator().attestationRootCertificate
+        let settings = try Self.withPEMFile([root]) { path in
+            try TriggerConfiguration(
+                environment: Self.passkeys.merging(["PASSKEY_ATTESTATION": "direct", "PASSKEY_ATTESTATION_ROOTS": path]) { $1 }
+            ).passkeys
+        }
+        #expect(settings?.attestation == AttestationPolicy(conveyance: .direct, trustedRoots: [root]))
+    }
+
+    @Test func anUnreadableRootsFileNamesTheVariableAndThePath() {
+        let path = "/nonexistent/fido-roots.pem"
+        let message = Self.refusal([
+            "PASSKEY_ATTESTATION": "direct", "PASSKEY_AAGUIDS": "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4",
+            "PASSKEY_ATTESTATION_ROOTS": path,
+        ])
+        #expect(message.hasPrefix("PASSKEY_ATTESTATION_ROOTS=\"\(path)\" is not valid"), "\(message)")
+        #expect(message.contains("cannot read \(path)"), "\(message)")
+    }
+
+    @Test func aRootsFileWithoutACACertificateIsRefused() throws {
+        // A file with no certificate at all.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("roots-\(UUID().uuidString).pem").path
+        try "no certificates here\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let empty = Self.refusal(["PASSKEY_ATTESTATION": "direct", "PASSKEY_ATTESTATION_ROOTS": path])
+        #expect(empty.hasPrefix("PASSKEY_ATTESTATION_ROOTS=\"\(path)\""), "\(empty)")
+        #expect(empty.contains("no -----BEGIN CERTIFICATE-----"), "\(empty)")
+        // A leaf (CA:FALSE) where a root belongs.
+        let leaf = try SoftwareAuthenticator().attestationCertificates()[0]
+        let notCA = try Self.withPEMFile([leaf]) { leafPath in
+            Self.refusal(["PASSKEY_ATTESTATION": "direct", "PASSKEY_ATTESTATION_ROOTS": leafPath])
+        }
+        #expect(notCA.hasPrefix("PASSKEY_ATTESTATION_ROOTS="), "\(notCA)")
+        #expect(notCA.contains("certificate 1 is not a CA certificate"), "\(notCA)")
     }
 
     @Test func localhostMayUsePlainHTTP() throws {

@@ -64,6 +64,15 @@ def test_the_function_gets_each_setting_only_with_passkeys(variable, parameter):
     assert variables[variable] == {"Fn::If": [CONDITION, {"Ref": parameter}, {"Ref": "AWS::NoValue"}]}
 
 
+def test_the_attestation_roots_are_set_only_when_named_with_passkeys():
+    assert TEMPLATE["Parameters"]["PasskeyAttestationRoots"]["Default"] == ""
+    assert TEMPLATE["Conditions"]["HasPasskeyAttestationRoots"] == {"Fn::And": [
+        {"Condition": CONDITION}, {"Fn::Not": [{"Fn::Equals": [{"Ref": "PasskeyAttestationRoots"}, ""]}]}]}
+    variables = RESOURCES["ChallengeFunction"]["Properties"]["Environment"]["Variables"]
+    assert variables["PASSKEY_ATTESTATION_ROOTS"] == {
+        "Fn::If": ["HasPasskeyAttestationRoots", {"Ref": "PasskeyAttestationRoots"}, {"Ref": "AWS::NoValue"}]}
+
+
 def test_the_api_is_http_with_cors_for_exactly_the_allowed_origins():
     _, api = only("AWS::ApiGatewayV2::Api")
     properties = api["Properties"]

@@ -46,7 +46,9 @@ import Testing
     @Test(arguments: COSEAlgorithm.allCases)
     func directAttestationThenSignInsThatStoreTheCounter(algorithm: COSEAlgorithm) throws {
         var authenticator = try SoftwareAuthenticator()
-        let policy = AttestationPolicy(conveyance: .direct, allowedAAGUIDs: [SoftwareAuthenticator.defaultAAGUID])
+        let policy = AttestationPolicy(
+            conveyance: .direct, allowedAAGUIDs: [SoftwareAuthenticator.defaultAAGUID],
+            trustedRoots: [authenticator.attestationRootCertificate])
         let registration = try Self.register(&authenticator, algorithm, attestation: "direct", policy: policy)
         #expect(registration.attestedByCertificate)
         #expect(registration.algorithm == algorithm.rawValue)
@@ -144,7 +146,9 @@ import Testing
 
     @Test func allowedAAGUIDsRefuseAnotherModel() throws {
         var authenticator = try SoftwareAuthenticator(aaguid: Array(repeating: 0x77, count: 16))
-        let policy = AttestationPolicy(conveyance: .direct, allowedAAGUIDs: [SoftwareAuthenticator.defaultAAGUID])
+        let policy = AttestationPolicy(
+            conveyance: .direct, allowedAAGUIDs: [SoftwareAuthenticator.defaultAAGUID],
+            trustedRoots: [authenticator.attestationRootCertificate])
         #expect(throws: WebAuthnError.attestation("the authenticator's AAGUID is not one of the allowed")) {
             try Self.register(&authenticator, .edDSA, attestation: "direct", policy: policy)
         }

@@ -21,11 +21,15 @@ import Testing
     func acceptsAGoodCertificateUnderDirectConveyance(algorithm: COSEAlgorithm) throws {
         let certificate = try AttestationCertificate()
         let ceremony = Self.ceremony(algorithm, certificate)
-        let verified = try Self.verify(ceremony, AttestationPolicy(conveyance: .direct, allowedAAGUIDs: [Fixture.aaguid]))
+        let verified = try Self.verify(ceremony, AttestationPolicy(conveyance: .direct))
         #expect(verified.attestedByCertificate)
         #expect(verified.attestationFormat == "packed")
         #expect(verified.algorithm == algorithm.rawValue)
         #expect(try Self.verify(ceremony, AttestationPolicy()).attestedByCertificate)
+        // The certificate signs itself: under an allow-list it proves no model, whatever AAGUID it carries.
+        let otherRoot = try SoftwareAuthenticator().attestationRootCertificate
+        let allowList = AttestationPolicy(conveyance: .direct, allowedAAGUIDs: [Fixture.aaguid], trustedRoots: [otherRoot])
+        #expect(throws: WebAuthnError.self) { try Self.verify(ceremony, allowList) }
     }
 
     @Test func acceptsEd25519AndRSACertificatesAndOneWithoutTheAAGUIDExtension() throws {

@@ -117,11 +117,15 @@ import Testing
         }
     }
 
-    @Test func allowedAAGUIDsRefuseOthers() throws {
+    @Test func allowedAAGUIDsRefuseAnAttestationWithoutACertificateChain() throws {
+        // A none statement's AAGUID is the authenticator's own word, allowed or not.
         let ceremony = RegistrationCeremony(KeyHandle.shared[.es256]!)
-        #expect(try Self.verify(ceremony, attestation: AttestationPolicy(allowedAAGUIDs: [Fixture.aaguid])).credential.aaguid == Fixture.aaguid)
-        #expect(throws: WebAuthnError.attestation("the authenticator's AAGUID is not one of the allowed")) {
-            try Self.verify(ceremony, attestation: AttestationPolicy(allowedAAGUIDs: [Array(repeating: 0, count: 16)]))
+        #expect(throws: WebAuthnError.attestation("an AAGUID allow-list needs trusted roots to verify attestation certificate chains against")) {
+            try Self.verify(ceremony, attestation: AttestationPolicy(allowedAAGUIDs: [Fixture.aaguid]))
+        }
+        let root = try SoftwareAuthenticator().attestationRootCertificate
+        #expect(throws: WebAuthnError.attestation("an allowed AAGUID counts only with a certificate chain to a trusted root, which this none statement does not carry")) {
+            try Self.verify(ceremony, attestation: AttestationPolicy(allowedAAGUIDs: [Fixture.aaguid], trustedRoots: [root]))
         }
     }
 

@@ -6,7 +6,7 @@ extension TriggerConfiguration {
     /// The variables ``passkeySettings(in:)`` reads.
     static let passkeyVariables = [
         "PASSKEY_RP_ID", "PASSKEY_RP_NAME", "PASSKEY_ALLOWED_ORIGINS", "PASSKEY_ATTESTATION", "PASSKEY_AAGUIDS",
-        "PASSKEY_MAX_CREDENTIALS", "PASSKEY_TIMEOUT_MS",
+        "PASSKEY_ATTESTATION_ROOTS", "PASSKEY_MAX_CREDENTIALS", "PASSKEY_TIMEOUT_MS",
     ]
 
     /// Reads the passkey settings: nil when `PASSKEY_RP_ID` is unset and no other `PASSKEY_*` variable is either.
@@ -16,7 +16,11 @@ extension TriggerConfiguration {
     /// - `PASSKEY_ALLOWED_ORIGINS` (required): origins separated by commas, each `https://host[:port]` on the RP ID
     ///   or a subdomain of it (`http://` only for `localhost`), or an Android app's `android:apk-key-hash:…`.
     /// - `PASSKEY_ATTESTATION`: `none` (the default) or `direct`.
-    /// - `PASSKEY_AAGUIDS`: authenticator models allowed to register, as UUIDs separated by commas; needs `direct`.
+    /// - `PASSKEY_AAGUIDS`: authenticator models allowed to register, as UUIDs separated by commas; needs `direct`
+    ///   and `PASSKEY_ATTESTATION_ROOTS`, since an AAGUID counts only when its certificate chain verifies to a root.
+    /// - `PASSKEY_ATTESTATION_ROOTS`: the path of a PEM file of root CA certificates (such as the FIDO Metadata
+    ///   Service's) that attestation chains must verify to; needs `direct`. A relative path is taken from the working
+    ///   directory, which on Lambda is the package's root (`LAMBDA_TASK_ROOT`). The file is read here, once, at start.
     /// - `PASSKEY_MAX_CREDENTIALS`: passkeys per user, 1 to 100, default 10.
     /// - `PASSKEY_TIMEOUT_MS`: how long a ceremony may take, 10000 to 600000, default 300000.
     static func passkeySettings(in environment: [String: String]) throws(ConfigurationError) -> PasskeySettings? {
@@ -71,12 +75,46 @@ extension TriggerConfiguration {
             }
             aaguids = parsed
         }
+        var roots: [[UInt8]] = []
+        if let path = value("PASSKEY_ATTESTATION_ROOTS") {
+            guard conveyance == .direct else {
+                throw .refused(
+                    variable: "PASSKEY_ATTESTATION_ROOTS", value: path,
+                    reason: "roots verify attestation certificate chains, which only PASSKEY_ATTESTATION=direct asks authenticators for; set it as well, or leave PASSKEY_ATTESTATION_ROOTS unset")
+            }
+            roots = try attestationRoots(path: path)
+        }
+        if aaguids != nil, roots.isEmpty {
+            throw .missing(
+                variable: "PASSKEY_ATTESTATION_ROOTS",
+                hint: "PASSKEY_AAGUIDS is set, but an AAGUID is the authenticator's own claim and names a model only when its attestation certificate chain verifies to a trusted root; ship the vendors' root certificates (PEM, e.g. from the FIDO Metadata Service) with the function and name the file here, or leave PASSKEY_AAGUIDS unset")
+        }
         let maxCredentials = try bounded("PASSKEY_MAX_CREDENTIALS", value("PASSKEY_MAX_CREDENTIALS"), 1...100, default: 10)
         let timeout = try bounded("PASSKEY_TIMEOUT_MS", value("PASSKEY_TIMEOUT_MS"), 10_000...600_000, default: 300_000)
         return PasskeySettings(
             relyingParty: RelyingParty(id: rpID, name: value("PASSKEY_RP_NAME") ?? rpID, allowedOrigins: origins),
-            attestation: AttestationPolicy(conveyance: conveyance, allowedAAGUIDs: aaguids),
+            attestation: AttestationPolicy(conveyance: conveyance, allowedAAGUIDs: aaguids, trustedRoots: roots),
             maxCredentialsPerUser: maxCredentials, timeoutMilliseconds: timeout)
+    }
+
+    /// The root certificates (DER) in the PEM file at `path`: at least one, each a CA certificate.
+    private static func attestationRoots(path: String) throws(ConfigurationError) -> [[UInt8]] {
+        func invalid(_ reason: String) -> ConfigurationError {
+            .invalid(
+                variable: "PASSKEY_ATTESTATION_ROOTS", value: path,
+                expected: "a readable PEM file of one or more root CA certificates (\(reason))")
+        }
+        let pem: [UInt8]
+        do {
+            pem = try LocalFile.contents(of: path)
+        } catch {
+            throw invalid(error.description)
+        }
+        do {
+            return try AttestationRoots.parse(pem: pem)
+        } catch {
+            throw invalid("\(path): \(error.description)")
+        }
     }
 
     private static func bounded(

@@ -81,8 +81,8 @@ public struct TriggerConfiguration: Sendable {
 
     /// Reads the configuration from the environment and what the composition root read for it at start-up: the
     /// secrets (``Secrets/read(from:)``, which reads Parameter Store) and the CAPTCHA catalog
-    /// (``CaptchaCatalog/read(from:)``, a file). It reads neither network nor files itself; every problem is reported
-    /// with the variable to fix.
+    /// (``CaptchaCatalog/read(from:)``, a file). It reads no network, and no file but the passkey attestation roots
+    /// `PASSKEY_ATTESTATION_ROOTS` names; every problem is reported with the variable to fix.
     ///
     /// - Parameters:
     ///   - environment: the function's environment variables.

@@ -18,5 +18,15 @@
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
+
+/* OpenSSL 3 spells the typed stack functions (sk_X509_new_null and the like) as macros, which Swift does not import;
+   these are the three the attestation chain check needs. The stack does not own what is pushed onto it. */
+static inline STACK_OF(X509) *copenssl_x509_stack_new(void) { return sk_X509_new_null(); }
+static inline int copenssl_x509_stack_push(STACK_OF(X509) *stack, X509 *certificate) {
+    return sk_X509_push(stack, certificate);
+}
+static inline void copenssl_x509_stack_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
 
 #endif

@@ -14,6 +14,16 @@ public enum AttestationCertificateFlaw: Sendable, Equatable, CaseIterable {
     case criticalAAGUIDExtension
 }
 
+/// How the `x5c` of a packed attestation reaches (or fails to reach) the authenticator's attestation root.
+public enum AttestationChain: Sendable, Equatable, CaseIterable {
+    /// `x5c` is the leaf alone, issued by the root: what a relying party that trusts the root accepts.
+    case issuedByRoot
+    /// `x5c` is the leaf and an intermediate CA; the root issues the intermediate, which issues the leaf.
+    case throughIntermediate
+    /// `x5c` is a leaf that signs itself (a software key posing as a model): it meets §8.2.1 but reaches no root.
+    case selfSigned
+}
+
 /// The authenticator model's attestation: a self-signed root CA (P-256) and the attestation key (P-256) whose leaf
 /// certificates the root issues, one per attested registration.
 struct AttestationAuthority: Sendable, Equatable {
@@ -27,6 +37,8 @@ struct AttestationAuthority: Sendable, Equatable {
     /// The OID of the FIDO extension that carries the AAGUID in an attestation certificate.
     static let aaguidExtensionOID = "1.3.6.1.4.1.45724.1.1.4"
     static let basicConstraintsOID = "2.5.29.19"
+    static let subjectKeyIdentifierOID = "2.5.29.14"
+    static let authorityKeyIdentifierOID = "2.5.29.35"
     static let organization = "Software Authenticator"
 
     /// A new root and attestation key.
@@ -36,33 +48,85 @@ struct AttestationAuthority: Sendable, Equatable {
         // CA:TRUE, critical: SEQUENCE { BOOLEAN TRUE }.
         let certificate = try Self.certificate(
             subject: rootName, issuer: rootName, publicKey: root, signer: root,
-            extensions: [(basicConstraintsOID, true, [0x30, 0x03, 0x01, 0x01, 0xFF])])
+            extensions: [
+                (basicConstraintsOID, true, [0x30, 0x03, 0x01, 0x01, 0xFF]),
+                try subjectKeyIdentifier(root),
+            ])
         return AttestationAuthority(
             rootKey: try root.pkcs8DER(), rootCertificate: certificate,
             attestationKey: try KeyHandle.generate(.es256).pkcs8DER())
     }
 
-    /// A leaf certificate for the attestation key that meets §8.2.1 (version 3; subject C, O, OU "Authenticator
-    /// Attestation", CN; CA:FALSE; the AAGUID extension, not critical) except for `flaw`.
-    func leafCertificate(aaguid: [UInt8], flaw: AttestationCertificateFlaw?) throws(SoftwareAuthenticatorError)
-        -> [UInt8]
-    {
+    /// The `x5c` for the attestation key, leaf first, shaped as `chain` says; the leaf has `flaw` when given.
+    func certificateChain(
+        aaguid: [UInt8], flaw: AttestationCertificateFlaw?, chain: AttestationChain
+    ) throws(SoftwareAuthenticatorError) -> [[UInt8]] {
         let root = try KeyHandle.load(pkcs8DER: rootKey, algorithm: .es256)
+        let rootName = [("C", "US"), ("O", Self.organization), ("CN", "Software Authenticator Attestation Root")]
+        switch chain {
+        case .issuedByRoot:
+            return [try leafCertificate(aaguid: aaguid, flaw: flaw, issuer: rootName, signer: root)]
+        case .selfSigned:
+            let leaf = try KeyHandle.load(pkcs8DER: attestationKey, algorithm: .es256)
+            return [try leafCertificate(aaguid: aaguid, flaw: flaw, issuer: nil, signer: leaf)]
+        case .throughIntermediate:
+            // A fresh intermediate key each time: the chain's shape, not its key, is what tests vary.
+            let intermediate = try KeyHandle.generate(.es256)
+            let intermediateName = [
+                ("C", "US"), ("O", Self.organization), ("CN", "Software Authenticator Attestation Intermediate"),
+            ]
+            let intermediateCertificate = try Self.certificate(
+                subject: intermediateName, issuer: rootName, publicKey: intermediate, signer: root,
+                extensions: [
+                    (Self.basicConstraintsOID, true, [0x30, 0x03, 0x01, 0x01, 0xFF]),
+                    try Self.subjectKeyIdentifier(intermediate), try Self.authorityKeyIdentifier(root),
+                ])
+            let leaf = try leafCertificate(aaguid: aaguid, flaw: flaw, issuer: intermediateName, signer: intermediate)
+            return [leaf, intermediateCertificate]
+        }
+    }
+
+    /// A leaf certificate for the attestation key that meets §8.2.1 (version 3; subject C, O, OU "Authenticator
+    /// Attestation", CN; CA:FALSE; the AAGUID extension, not critical) except for `flaw`, issued under `issuer` (nil:
+    /// its own subject) and signed by `signer`.
+    private func leafCertificate(
+        aaguid: [UInt8], flaw: AttestationCertificateFlaw?, issuer: [(String, String)]?, signer: KeyHandle
+    ) throws(SoftwareAuthenticatorError) -> [UInt8] {
         let leaf = try KeyHandle.load(pkcs8DER: attestationKey, algorithm: .es256)
         let unit = flaw == .wrongOrganizationalUnit ? "Authenticator" : "Authenticator Attestation"
         let subject = [("C", "US"), ("O", Self.organization), ("OU", unit), ("CN", "Software Authenticator")]
-        let issuer = [("C", "US"), ("O", Self.organization), ("CN", "Software Authenticator Attestation Root")]
         // CA:FALSE is the empty SEQUENCE (cA defaults to FALSE); CA:TRUE is SEQUENCE { BOOLEAN TRUE }.
         let constraints: [UInt8] = flaw == .certificateAuthority ? [0x30, 0x03, 0x01, 0x01, 0xFF] : [0x30, 0x00]
         let certifiedAAGUID = flaw == .wrongAAGUID ? aaguid.map { $0 ^ 0xFF } : aaguid
         // The extension's value is an OCTET STRING holding the AAGUID; OpenSSL wraps it in extnValue's OCTET STRING.
         let aaguidValue = [0x04, UInt8(certifiedAAGUID.count)] + certifiedAAGUID
         return try Self.certificate(
-            subject: subject, issuer: issuer, publicKey: leaf, signer: root,
+            subject: subject, issuer: issuer ?? subject, publicKey: leaf, signer: signer,
             extensions: [
                 (Self.basicConstraintsOID, false, constraints),
                 (Self.aaguidExtensionOID, flaw == .criticalAAGUIDExtension, aaguidValue),
+                try Self.authorityKeyIdentifier(signer),
             ])
+    }
+
+    /// A key identifier for `key`: the first 20 bytes of SHA-256 of its SubjectPublicKeyInfo. Key identifiers let
+    /// a verifier tell apart issuers with the same name (every SoftwareAuthenticator's root has the same one).
+    private static func keyIdentifier(_ key: KeyHandle) throws(SoftwareAuthenticatorError) -> [UInt8] {
+        Array(SHA256.hash(try key.subjectPublicKeyInfoDER()).prefix(20))
+    }
+
+    /// subjectKeyIdentifier: `KeyIdentifier ::= OCTET STRING`.
+    private static func subjectKeyIdentifier(_ key: KeyHandle) throws(SoftwareAuthenticatorError)
+        -> (oid: String, critical: Bool, value: [UInt8])
+    {
+        (subjectKeyIdentifierOID, false, [0x04, 0x14] + (try keyIdentifier(key)))
+    }
+
+    /// authorityKeyIdentifier: `SEQUENCE { [0] keyIdentifier }`, naming the issuer's key.
+    private static func authorityKeyIdentifier(_ issuer: KeyHandle) throws(SoftwareAuthenticatorError)
+        -> (oid: String, critical: Bool, value: [UInt8])
+    {
+        (authorityKeyIdentifierOID, false, [0x30, 0x16, 0x80, 0x14] + (try keyIdentifier(issuer)))
     }
 
     /// An X.509 v3 certificate, valid from a minute ago for ten years, signed with ECDSA SHA-256 by `signer`.

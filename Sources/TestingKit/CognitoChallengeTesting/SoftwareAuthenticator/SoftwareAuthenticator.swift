@@ -53,6 +53,13 @@ public struct SoftwareAuthenticator: Sendable {
     /// trust anchor for it.
     public var attestationRootCertificate: [UInt8] { attestation.rootCertificate }
 
+    /// A fresh `x5c` (DER, leaf first) of the kind a packed registration carries, shaped as `chain` says.
+    public func attestationCertificates(chain: AttestationChain = .issuedByRoot) throws(SoftwareAuthenticatorError)
+        -> [[UInt8]]
+    {
+        try attestation.certificateChain(aaguid: aaguid, flaw: nil, chain: chain)
+    }
+
     // MARK: - Registration
 
     /// The attestation statement a registration carries.
@@ -64,8 +71,9 @@ public struct SoftwareAuthenticator: Sendable {
         case none
         /// `packed` self attestation: `alg` and `sig` made with the credential's own key.
         case packedSelf
-        /// `packed` with `x5c`: signed with the attestation key, whose leaf certificate has `flaw` when given.
-        case packedCertificate(flaw: AttestationCertificateFlaw? = nil)
+        /// `packed` with `x5c`: signed with the attestation key, whose leaf certificate has `flaw` when given, in a
+        /// chain shaped as `chain` says (by default the leaf alone, issued by ``attestationRootCertificate``).
+        case packedCertificate(flaw: AttestationCertificateFlaw? = nil, chain: AttestationChain = .issuedByRoot)
     }
 
     /// How a registration departs from the defaults.
@@ -159,15 +167,15 @@ public struct SoftwareAuthenticator: Sendable {
                 "packed",
                 [("alg", .integer(Int64(algorithm.rawValue))), ("sig", .bytes(try key.sign(signedData)))]
             )
-        case .packedCertificate(let flaw):
+        case .packedCertificate(let flaw, let chain):
             let attestationKey = try KeyHandle.load(pkcs8DER: attestation.attestationKey, algorithm: .es256)
-            let certificate = try attestation.leafCertificate(aaguid: aaguid, flaw: flaw)
+            let certificates = try attestation.certificateChain(aaguid: aaguid, flaw: flaw, chain: chain)
             statement = (
                 "packed",
                 [
                     ("alg", .integer(Int64(COSEAlgorithm.es256.rawValue))),
                     ("sig", .bytes(try attestationKey.sign(signedData))),
-                    ("x5c", .array([.bytes(certificate)])),
+                    ("x5c", .array(certificates.map { .bytes($0) })),
                 ]
             )
         }

@@ -6,7 +6,8 @@ enum AttestationResult: Equatable {
     case unverified
     /// `packed` self attestation: signed by the credential key itself.
     case packedSelf
-    /// `packed` with a certificate chain: signed by the leaf certificate's key, which meets §8.2.1.
+    /// `packed` with a certificate chain: signed by the leaf certificate's key, which meets §8.2.1; when the policy
+    /// has trusted roots, the chain verified to one of them.
     case packedCertificate
 }
 
@@ -17,10 +18,11 @@ enum PackedAttestation {
     /// The most certificates an `x5c` may hold (bounds work on untrusted input).
     static let maximumChainLength = 8
 
-    /// Verifies `statement` over `authenticatorData ‖ clientDataHash`.
+    /// Verifies `statement` over `authenticatorData ‖ clientDataHash`; when `trustedRoots` (DER) holds any, an `x5c`
+    /// must also verify to one of them.
     static func verify(
         _ statement: CBORValue, authenticatorData: AuthenticatorData, credential: AuthenticatorData.AttestedCredential,
-        credentialKey: COSEKey, clientDataHash: [UInt8]
+        credentialKey: COSEKey, clientDataHash: [UInt8], trustedRoots: [[UInt8]] = []
     ) throws(WebAuthnError) -> AttestationResult {
         guard statement.mapValue != nil else { throw .attestation("the packed statement is not a CBOR map") }
         guard let algorithm = statement["alg"]?.intValue else { throw .attestation("the packed statement has no alg") }
@@ -48,7 +50,55 @@ enum PackedAttestation {
         guard key.verify(signature, of: signed, algorithm: algorithm) else {
             throw .attestation("the packed signature does not verify with the attestation certificate's key")
         }
+        if !trustedRoots.isEmpty {
+            try leaf.verifyChain(intermediates: certificates.dropFirst().compactMap(\.bytesValue), roots: trustedRoots)
+        }
         return .packedCertificate
+    }
+}
+
+/// Reads the trust anchors attestation chains verify to, from the PEM text a deployment ships.
+public enum AttestationRoots {
+    /// Why a PEM file cannot serve as attestation roots.
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The DER of each `CERTIFICATE` in `pem`, in order and without repeats: at least one, each a CA certificate as
+    /// OpenSSL judges it (basic constraints CA:TRUE, or a self-signed v1 root).
+    public static func parse(pem: [UInt8]) throws(Problem) -> [[UInt8]] {
+        let expected = pem.ranges(of: Array("-----BEGIN CERTIFICATE-----".utf8)).count
+        guard expected > 0 else { throw Problem(description: "it holds no -----BEGIN CERTIFICATE----- block") }
+        // A memory BIO reads the bytes in place, so it lives only inside this closure.
+        let parsed = pem.withUnsafeBytes { bytes -> Result<[[UInt8]], Problem> in
+            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else {
+                return .failure(Problem(description: "OpenSSL could not open it"))
+            }
+            defer { BIO_free(bio) }
+            return readCertificates(bio, expected: expected)
+        }
+        ERR_clear_error()
+        return try parsed.get()
+    }
+
+    private static func readCertificates(_ bio: OpaquePointer, expected: Int) -> Result<[[UInt8]], Problem> {
+        var roots: [[UInt8]] = []
+        var position = 0
+        while let read = PEM_read_bio_X509(bio, nil, nil, nil) {
+            position += 1
+            let certificate = Certificate(taking: read)
+            guard X509_check_ca(certificate.certificate) != 0 else {
+                return .failure(Problem(description: "certificate \(position) is not a CA certificate (basic constraints CA:TRUE)"))
+            }
+            guard let der = certificate.der() else {
+                return .failure(Problem(description: "certificate \(position) cannot be encoded"))
+            }
+            if !roots.contains(der) { roots.append(der) }
+        }
+        guard position >= expected else {
+            return .failure(Problem(description: "certificate \(position + 1) is not a PEM X.509 certificate"))
+        }
+        return .success(roots)
     }
 }
 
@@ -68,8 +118,65 @@ final class Certificate {
         certificate = parsed
     }
 
+    /// Owns `certificate`, which the caller must not free.
+    init(taking certificate: OpaquePointer) {
+        self.certificate = certificate
+    }
+
     deinit {
         X509_free(certificate)
+    }
+
+    /// The certificate's DER; nil when OpenSSL cannot encode it.
+    func der() -> [UInt8]? {
+        let length = i2d_X509(certificate, nil)
+        guard length > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return i2d_X509(certificate, &cursor)
+        }
+        return written == length ? bytes : nil
+    }
+
+    /// Certificate path validation (RFC 5280, as OpenSSL's `X509_verify_cert` does it, at the current time) from this
+    /// leaf through `intermediates` (DER, untrusted, in any order) to one of `roots` (DER): the only trust anchors, with
+    /// no default paths and no system store. A configured root need not be self-signed (an intermediate a vendor
+    /// publishes may be the anchor), but only configured certificates anchor.
+    func verifyChain(intermediates: [[UInt8]], roots: [[UInt8]]) throws(WebAuthnError) {
+        defer { ERR_clear_error() }
+        guard let store = X509_STORE_new() else { throw .attestation("OpenSSL could not make a certificate store") }
+        defer { X509_STORE_free(store) }
+        for der in roots {
+            guard let root = try? Certificate(der: der) else { throw .attestation("a trusted root is not DER X.509") }
+            // The store takes its own reference.
+            guard X509_STORE_add_cert(store, root.certificate) == 1 else {
+                throw .attestation("OpenSSL could not add a trusted root to the store")
+            }
+        }
+        guard X509_STORE_set_flags(store, UInt(X509_V_FLAG_PARTIAL_CHAIN)) == 1 else {
+            throw .attestation("OpenSSL could not set the store's flags")
+        }
+        // The stack borrows the certificates, which the array keeps alive until it is freed.
+        var untrusted: [Certificate] = []
+        for der in intermediates { untrusted.append(try Certificate(der: der)) }
+        guard let stack = copenssl_x509_stack_new() else { throw .attestation("OpenSSL could not make a certificate stack") }
+        defer { copenssl_x509_stack_free(stack) }
+        for intermediate in untrusted {
+            guard copenssl_x509_stack_push(stack, intermediate.certificate) > 0 else {
+                throw .attestation("OpenSSL could not stack an intermediate certificate")
+            }
+        }
+        guard let context = X509_STORE_CTX_new() else { throw .attestation("OpenSSL could not make a verification context") }
+        defer { X509_STORE_CTX_free(context) }
+        guard X509_STORE_CTX_init(context, store, certificate, stack) == 1 else {
+            throw .attestation("OpenSSL could not start verifying the certificate chain")
+        }
+        let verified = withExtendedLifetime(untrusted) { X509_verify_cert(context) }
+        guard verified == 1 else {
+            let reason = String(cString: X509_verify_cert_error_string(Int(X509_STORE_CTX_get_error(context))))
+            throw .attestation("the attestation certificate chain does not verify to a trusted root: \(reason)")
+        }
     }
 
     /// The subject public key.

@@ -41,12 +41,19 @@ public struct AttestationPolicy: Sendable, Equatable {
     }
 
     public var conveyance: Conveyance
-    /// When set, only authenticators with one of these AAGUIDs (16 bytes each) may register (needs `direct`).
+    /// When set, only authenticators with one of these AAGUIDs (16 bytes each) may register, and only with a
+    /// `packed` statement whose certificate chain verifies to one of ``trustedRoots`` (an AAGUID alone is the
+    /// authenticator's own claim); with no roots, every registration is refused.
     public var allowedAAGUIDs: [[UInt8]]?
+    /// The trust anchors (DER certificates, such as the FIDO Metadata Service's attestation roots): when any is
+    /// given, a `packed` statement's `x5c` must verify to one of them (OpenSSL path validation against these
+    /// only, never the system's store).
+    public var trustedRoots: [[UInt8]]
 
-    public init(conveyance: Conveyance = .none, allowedAAGUIDs: [[UInt8]]? = nil) {
+    public init(conveyance: Conveyance = .none, allowedAAGUIDs: [[UInt8]]? = nil, trustedRoots: [[UInt8]] = []) {
         self.conveyance = conveyance
         self.allowedAAGUIDs = allowedAAGUIDs
+        self.trustedRoots = trustedRoots
     }
 }
 
@@ -81,7 +88,8 @@ public struct VerifiedRegistration: Sendable, Equatable {
     public var algorithm: Int
     /// The attestation format the authenticator sent (`none`, `packed`, …).
     public var attestationFormat: String
-    /// True when the statement was verified against a certificate chain (x5c), not self or none.
+    /// True when the statement was verified against a certificate chain (x5c), not self or none; with trusted roots
+    /// configured, the chain also verified to one of them.
     public var attestedByCertificate: Bool
 }
 
@@ -181,15 +189,25 @@ public enum WebAuthn {
         case "packed":
             result = try PackedAttestation.verify(
                 statement, authenticatorData: authenticatorData, credential: attested, credentialKey: key,
-                clientDataHash: clientDataHash)
+                clientDataHash: clientDataHash, trustedRoots: expectation.attestation.trustedRoots)
         default:
             result = .unverified
         }
         if expectation.attestation.conveyance == .direct, result != .packedCertificate {
             throw .attestation("direct attestation needs a packed statement with a certificate chain, not \(format)")
         }
-        if let allowed = expectation.attestation.allowedAAGUIDs, !allowed.contains(attested.aaguid) {
-            throw .attestation("the authenticator's AAGUID is not one of the allowed")
+        if let allowed = expectation.attestation.allowedAAGUIDs {
+            // An AAGUID is the authenticator's own claim: it names a model only when a chain to a root vouches for it.
+            guard !expectation.attestation.trustedRoots.isEmpty else {
+                throw .attestation("an AAGUID allow-list needs trusted roots to verify attestation certificate chains against")
+            }
+            guard result == .packedCertificate else {
+                throw .attestation(
+                    "an allowed AAGUID counts only with a certificate chain to a trusted root, which this \(format) statement does not carry")
+            }
+            guard allowed.contains(attested.aaguid) else {
+                throw .attestation("the authenticator's AAGUID is not one of the allowed")
+            }
         }
         // The credential ID: the response's, and new.
         guard attested.credentialID == credential.rawID else {
