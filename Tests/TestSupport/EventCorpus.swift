@@ -30,5 +30,5 @@ extension CorpusEvent {
     }
 
     /// The stand-in for Cognito's `GetUser` over the whole corpus, started once per test process.
-    public static let cognito: CorpusCognito? = try? CorpusCognito(events: all())
+    public static let cognito: CognitoGetUserStandIn? = try? CognitoGetUserStandIn(corpus: all())
 }

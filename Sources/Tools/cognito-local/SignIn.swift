@@ -46,17 +46,25 @@ struct SignIn: AsyncParsableCommand {
 
     func run() async throws {
         let result = try await reportingErrors { () async throws(InvokerError) -> SignInResult in
-            let local = try await transport.load(configuration)
+            // With a software authenticator, this command plays the pool's GetUser too: the function proves the
+            // access tokens its registrations carry there.
+            let cognito: CognitoGetUserStandIn?
+            do {
+                cognito = try authenticator.map { _ in try CognitoGetUserStandIn() }
+            } catch {
+                throw .usage("sign-in: the local GetUser for passkey registrations cannot start: \(error)")
+            }
+            let local = try await transport.load(configuration, adding: cognito.map { ["COGNITO_IDP_ENDPOINT": $0.endpoint] } ?? [:])
             let table = try users.map(LocalUserTable.load(path:)) ?? .embedded
             let console = configuration.console
             let source: any AnswerSource = answers.map { ScriptedAnswers($0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) }
                 ?? PromptedAnswers(style: console.style)
             var settings = SignInSettings(
                 configuration: local, userName: user, password: password, users: table, clientMetadata: clientMetadata.map)
-            if let authenticator {
+            if let authenticator, let cognito {
                 let origin = local.environment["PASSKEY_ALLOWED_ORIGINS"]?.split(separator: ",").first.map(String.init)
                     ?? LocalDefaults.passkeyOrigin
-                settings.passkeyBrowser = PasskeyBrowser(path: authenticator, origin: origin)
+                settings.passkeyBrowser = PasskeyBrowser(path: authenticator, origin: origin, cognito: cognito)
             }
             return try await using(transport.makeTransport(local)) { transport async throws(InvokerError) in
                 try await SignInDriver(transport: transport, settings: settings, answers: source, console: console).run()

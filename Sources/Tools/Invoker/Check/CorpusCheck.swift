@@ -45,9 +45,9 @@ public struct CorpusCheck: Sendable {
         let style = console.style
         var failed = 0
         // The passkey API proves each caller's token with Cognito: the corpus's HTTP API events ask a stand-in.
-        let cognito: CorpusCognito?
+        let cognito: CognitoGetUserStandIn?
         do {
-            cognito = events.contains(where: \.isHTTPAPIEvent) ? try CorpusCognito(events: events) : nil
+            cognito = events.contains(where: \.isHTTPAPIEvent) ? try CognitoGetUserStandIn(corpus: events) : nil
         } catch {
             throw .usage("check: the Cognito stand-in for the HTTP API events cannot start: \(error)")
         }
@@ -71,7 +71,7 @@ public struct CorpusCheck: Sendable {
 
     /// The function for a group: the configuration with the group's settings.
     private func transport(
-        for group: CorpusGroup, outbox: String, cognito: CorpusCognito?
+        for group: CorpusGroup, outbox: String, cognito: CognitoGetUserStandIn?
     ) async throws(InvokerError) -> any TriggerTransport {
         var settings = overrides.merging(["STATE_STORE": "none", "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outbox]) { $1 }
             .merging(group.settings) { $1 }

@@ -5,17 +5,21 @@ import Foundation
 import LosslessJSON
 
 /// The browser's part of a passkey sign-in for `sign-in --authenticator FILE`: a software authenticator kept in a
-/// file that registers a passkey through the function's own registration API (as a signed-in user's browser would,
-/// with the claims an access token of this user carries) and then answers the `PASSKEY` challenges.
+/// file that registers a passkey through the function's own registration API (as a just-signed-in user's browser
+/// would, with an access token that `cognito`, standing in for the pool, takes) and then answers the `PASSKEY`
+/// challenges.
 public struct PasskeyBrowser: Sendable {
     /// Where the authenticator is kept (created on first use, mode 0600).
     public let path: String
     /// The page's origin the ceremonies are made from; one of the function's `PASSKEY_ALLOWED_ORIGINS`.
     public let origin: String
+    /// The pool's `GetUser` as the function reaches it (its `COGNITO_IDP_ENDPOINT`), which issues the access tokens.
+    public let cognito: CognitoGetUserStandIn
 
-    public init(path: String, origin: String) {
+    public init(path: String, origin: String, cognito: CognitoGetUserStandIn) {
         self.path = path
         self.origin = origin
+        self.cognito = cognito
     }
 
     /// What ``ensureRegistered(_:through:)`` did, for the transcript.
@@ -83,19 +87,26 @@ public struct PasskeyBrowser: Sendable {
         }
     }
 
-    /// One request to the registration API, as API Gateway hands it to the function with an access token's claims.
+    /// One request to the registration API, as API Gateway hands it to the function: a fresh access token of the user
+    /// in the `authorization` header, and its claims.
     private func call(
         _ method: String, _ path: String, body: [UInt8], _ identity: EventIdentity, _ transport: any TriggerTransport,
         expecting status: Int
     ) async throws(InvokerError) -> [UInt8] {
+        let sub = identity.userAttributes["sub"] ?? ""
+        let now = Int64(Date().timeIntervalSince1970)
+        let token = cognito.issueToken(
+            username: identity.userName, sub: sub, userPoolID: identity.userPoolId, region: identity.region,
+            clientID: identity.clientId, now: now)
         let claims = [
-            "sub": identity.userAttributes["sub"] ?? "", "username": identity.userName, "token_use": "access",
-            "client_id": identity.clientId, "scope": "aws.cognito.signin.user.admin",
+            "sub": sub, "username": identity.userName, "token_use": "access", "client_id": identity.clientId,
+            "scope": "aws.cognito.signin.user.admin", "auth_time": String(now),
             "iss": "https://cognito-idp.\(identity.region).amazonaws.com/\(identity.userPoolId)",
         ]
         let event = APIGatewayEvent.make(
-            route: HTTPAPIRoute(method, path), path: path, headers: ["content-type": "application/json"], body: body,
-            claims: claims, requestId: UUID().uuidString.lowercased(), milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+            route: HTTPAPIRoute(method, path), path: path,
+            headers: ["content-type": "application/json", "authorization": "Bearer \(token)"], body: body,
+            claims: claims, requestId: UUID().uuidString.lowercased(), milliseconds: now * 1000)
         let invocation = try await transport.invoke(event.serialized())
         guard case .response(let bytes) = invocation.outcome,
               let response = (try? JSONValue(parsing: bytes))?.objectValue,
