@@ -25,7 +25,7 @@ struct PasskeySignInTests {
         #expect(rig.store.write(try rig.recordKey(for: .jane), registered, expectedVersion: registered.version, now: PasskeyRig.now).succeeded)
         let handler = try rig.handler()
         let created = try rig.create(for: .jane, with: handler)
-        #expect(try created.allowedIDs == [credential.id])
+        #expect(try created.allowedIDs.isEmpty)
         rig.advance(7)
         let answer = try authenticator.authenticate(optionsJSON: try created.options, origin: PasskeyRig.origin)
         let verdict = try rig.verify(created, answer: answer, with: handler)
@@ -81,12 +81,12 @@ struct PasskeySignInTests {
         #expect(try created.optionsObject["timeout"] == .number(JSONNumber(60_000)))
     }
 
-    @Test("the options are PublicKeyCredentialRequestOptionsJSON itself, with the user's credentials and transports")
+    @Test("the options are PublicKeyCredentialRequestOptionsJSON itself, naming no credential")
     func optionsShape() throws {
         let rig = PasskeyRig()
         var authenticator = try SoftwareAuthenticator()
-        let first = try rig.register(.jane, on: &authenticator, transports: ["hybrid", "internal"])
-        let second = try rig.register(.jane, on: &authenticator, transports: ["nfc", "usb"])
+        try rig.register(.jane, on: &authenticator, transports: ["hybrid", "internal"])
+        try rig.register(.jane, on: &authenticator, transports: ["nfc", "usb"])
         let created = try rig.create(for: .jane, with: try rig.handler())
         let options = try created.optionsObject
         #expect(options.keys == ["challenge", "timeout", "rpId", "allowCredentials", "userVerification"])
@@ -96,10 +96,7 @@ struct PasskeySignInTests {
         #expect(options["userVerification"]?.stringValue == "required")
         // The seal expires after CODE_TTL_SECONDS (180 s), before PASSKEY_TIMEOUT_MS (300 s): the browser gives up then.
         #expect(options["timeout"] == .number(JSONNumber(180_000)))
-        let allowed = (options["allowCredentials"]?.arrayValue ?? []).compactMap(\.objectValue)
-        #expect(allowed.map { $0["type"]?.stringValue } == ["public-key", "public-key"])
-        #expect(allowed.map { $0["id"]?.stringValue } == [Base64URL.encode(first.id), Base64URL.encode(second.id)])
-        #expect(allowed.map { $0["transports"] } == [["hybrid", "internal"], ["nfc", "usb"]])
+        #expect(options["allowCredentials"] == [])
         #expect(created.response.publicChallengeParameters?["challenge"] == "PASSKEY")
         #expect(created.response.publicChallengeParameters?.keys.sorted() == ["attemptsLeft", "challenge", "options"])
         // The challenge is sealed, never shown in the private parameters or the metadata.

@@ -45,7 +45,9 @@ import Testing
         let handle = try #require(user["id"]?.stringValue.flatMap(Base64URL.decode))
         #expect(handle.count == 32)
         #expect(first?["pubKeyCredParams"]?.arrayValue?.compactMap { $0.objectValue?["alg"] } == [-8, -7, -257])
-        #expect(first?["authenticatorSelection"]?.objectValue?["residentKey"] == "preferred")
+        // A discoverable credential: sign-in options name no credential (the same for every user name).
+        #expect(first?["authenticatorSelection"]?.objectValue?["residentKey"] == "required")
+        #expect(first?["authenticatorSelection"]?.objectValue?["requireResidentKey"] == true)
         #expect(first?["authenticatorSelection"]?.objectValue?["userVerification"] == "required")
         #expect(first?["attestation"] == "none")
         #expect(first?["timeout"] == 120000)

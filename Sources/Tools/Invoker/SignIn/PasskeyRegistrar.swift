@@ -55,7 +55,8 @@ public struct PasskeyBrowser: Sendable {
     }
 
     /// The `AuthenticationResponseJSON` for a `PASSKEY` challenge's options, or nil when the authenticator holds no
-    /// passkey the options allow (a user without passkeys, or an unknown one, is offered decoys).
+    /// passkey the options allow (they name no credential: any of its passkeys for the relying party answers, and the
+    /// function refuses one that is not the user's).
     public func assertion(forOptions options: String) throws(InvokerError) -> String? {
         var authenticator = try load()
         let response: String

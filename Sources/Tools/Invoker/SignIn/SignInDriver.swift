@@ -331,7 +331,7 @@ public final class SignInDriver {
         }
         do {
             guard let assertion = try browser.assertion(forOptions: options) else {
-                note("🔑 the software authenticator holds no passkey these options allow (a user without passkeys is offered decoys)")
+                note("🔑 the software authenticator holds no passkey for this relying party")
                 return .passkey(assertion: nil)
             }
             note("🔑 the software authenticator signs from \(browser.origin)")

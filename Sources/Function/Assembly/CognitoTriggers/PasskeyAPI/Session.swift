@@ -66,7 +66,7 @@ struct Session {
             ("timeout", .number(JSONNumber(settings.timeoutMilliseconds))),
             ("excludeCredentials", .array(excluded)),
             ("authenticatorSelection", .object(JSONObject([
-                ("residentKey", "preferred"), ("requireResidentKey", false), ("userVerification", "required"),
+                ("residentKey", "required"), ("requireResidentKey", true), ("userVerification", "required"),
             ]))),
             ("attestation", .string(settings.attestation.conveyance.rawValue)),
         ]))

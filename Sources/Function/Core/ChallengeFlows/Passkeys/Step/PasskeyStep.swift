@@ -49,21 +49,15 @@ public struct PasskeyStep: ChallengeStep {
         }
     }
 
-    /// A fresh challenge and the request options: the user's passkeys, or decoys for a user without any.
+    /// A fresh challenge and the request options, with an empty `allowCredentials` for everyone: the browser offers
+    /// the user's discoverable passkeys (registration requires resident keys), and the answer is the same for every
+    /// user name, whether the user exists or has passkeys or not.
     public func create(_ context: StepContext) throws -> StepChallenge {
         guard let settings else { throw PasskeyStepError.notConfigured }
         let challenge = Base64URL.encode(try context.random.bytes(count: RequestOptions.challengeLength))
-        let account = context.userNotFound ? nil : context.userRecord.flatMap { try? PasskeyAccount(fields: $0) }
-        let allowed: [RequestOptions.AllowedCredential]
-        if let credentials = account?.credentials, !credentials.isEmpty {
-            allowed = credentials.map { RequestOptions.AllowedCredential(id: $0.id, transports: $0.transports) }
-        } else {
-            allowed = RequestOptions.decoys(context)
-        }
         // The browser gives up no later than the seal expires.
         let timeout = min(settings.timeoutMilliseconds, Int(context.expiresAt - context.now) * 1000)
-        let options = RequestOptions(
-            challenge: challenge, timeoutMilliseconds: timeout, rpID: settings.relyingParty.id, allowCredentials: allowed)
+        let options = RequestOptions(challenge: challenge, timeoutMilliseconds: timeout, rpID: settings.relyingParty.id)
         return StepChallenge(publicParameters: ["options": options.json], sealing: .answer(challenge))
     }
 
