@@ -27,6 +27,7 @@ import Testing
             environment: [
                 "CHALLENGE_FLOW": "captcha-email-code", "CODE_HASH_SECRET": BootstrapProcessTests.secret, "CODE_DELIVERY": "outbox",
                 "OUTBOX_PATH": "/tmp/outbox.jsonl", "CAPTCHA_CATALOG": "/var/task/captcha-catalog.json",
+                "ALLOW_CAPTCHA_CATALOG": "true",
                 "LAMBDA_TASK_ROOT": "/var/task",
             ])
         guard case .ready = try await emulator.runtimeStart() else {

@@ -17,7 +17,7 @@ extension SignInLimitsTests {
     ) throws -> CognitoTriggerHandler {
         try handler(
             [
-                "CAPTCHA_STEP_UP_AFTER_FAILURES": String(after), "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog,
+                "CAPTCHA_STEP_UP_AFTER_FAILURES": String(after), "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true",
                 "MAX_FAILURES_PER_WINDOW": "5", "FAILURE_DELAY_BASE_SECONDS": "0", "FRESH_CODE_ATTEMPTS": "0",
             ].merging(extra) { $1 }, steps: steps, store: store)
     }
@@ -199,12 +199,12 @@ extension SignInLimitsTests {
             }
         }
         #expect(problem(["CAPTCHA_STEP_UP_AFTER_FAILURES": "3"])?.hasPrefix("CAPTCHA_PROVIDER") == true)
-        #expect(problem(["CAPTCHA_STEP_UP_AFTER_FAILURES": "11", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog])?
+        #expect(problem(["CAPTCHA_STEP_UP_AFTER_FAILURES": "11", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true"])?
             .hasPrefix("CAPTCHA_STEP_UP_AFTER_FAILURES") == true)
-        #expect(problem(["CAPTCHA_STEP_UP_AFTER_FAILURES": "3", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog]) == nil)
+        #expect(problem(["CAPTCHA_STEP_UP_AFTER_FAILURES": "3", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true"]) == nil)
         let withoutStore = [
             "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "CAPTCHA_STEP_UP_AFTER_FAILURES": "3",
-            "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog,
+            "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true",
         ]
         #expect(throws: ConfigurationError.self) {
             _ = try CognitoTriggerHandler(configuration: TriggerConfiguration(environment: withoutStore))

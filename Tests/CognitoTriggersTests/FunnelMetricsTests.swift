@@ -20,7 +20,7 @@ struct FunnelMetricsTests {
     ) throws -> CognitoTriggerHandler {
         let environment = [
             "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "STATE_STORE": "memory",
-            "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog,
+            "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true",
         ].merging(extra) { $1 }
         return try CognitoTriggerHandler(
             configuration: TriggerConfiguration(environment: environment), delivery: delivery ?? self.delivery,

@@ -47,12 +47,12 @@ extension SignInLimitsTests {
         let (name, settings, signIns) = Self.limitScenarios[scenario]
         let environment = [
             "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "STATE_STORE": "memory",
-            "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog,
+            "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true",
         ].merging(settings) { $1 }
         let configuration = try TriggerConfiguration(environment: environment)
         var simulator = try SignInSimulator(configuration: configuration, now: clock.read())
         #expect(simulator.limits != nil, "a configuration with a STATE_STORE simulates its limits")
-        let handler = try handler(settings.merging(["CAPTCHA_CATALOG": CorpusEvent.captchaCatalog]) { $1 })
+        let handler = try handler(settings.merging(["CAPTCHA_CATALOG": CorpusEvent.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true"]) { $1 })
         var simulated: [String] = []
         var walked: [String] = []
         for signIn in signIns {

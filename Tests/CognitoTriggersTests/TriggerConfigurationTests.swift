@@ -50,7 +50,7 @@ import Testing
     static func withPasskeys(flow: String) -> [String: String] {
         minimal.merging([
             "CHALLENGE_FLOW": flow, "PASSKEY_RP_ID": "example.com", "PASSKEY_ALLOWED_ORIGINS": "https://example.com",
-            "STATE_STORE": "memory", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog,
+            "STATE_STORE": "memory", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true",
         ]) { $1 }
     }
 
@@ -62,9 +62,34 @@ import Testing
         #expect(error?.description.hasPrefix("CODE_DELIVERY is not set") == true, "\(error?.description ?? "")")
     }
 
+    /// A catalog image's URL and answer never change: a bot that memorises them after one human solve passes every
+    /// later CAPTCHA, the step-up included. So no CAPTCHA comes from the catalog unless allowed, for development.
+    @Test("a CAPTCHA from the catalog (a captcha step or the step-up) is refused unless allowed, then warned; a widget provider is not")
+    func catalogCaptchasAreForDevelopmentOnly() throws {
+        let catalog = ["CAPTCHA_CATALOG": CorpusEvent.captchaCatalog]
+        let uses: [[String: String]] = [
+            ["CHALLENGE_FLOW": "captcha-email-code"],
+            ["CHALLENGE_FLOW": "email-code", "STATE_STORE": "memory", "CAPTCHA_STEP_UP_AFTER_FAILURES": "3"],
+            ["CHALLENGE_FLOW": "srp+captcha+email-code", "CAPTCHA_PROVIDER": "catalog"],
+        ]
+        for use in uses {
+            let environment = Self.minimal.merging(catalog) { $1 }.merging(use) { $1 }
+            let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
+            #expect(error?.description.hasPrefix(#"CAPTCHA_PROVIDER="catalog" is refused"#) == true, "\(error?.description ?? "")")
+            #expect(error?.description.contains("passes every later CAPTCHA") == true)
+            #expect(error?.description.contains("ALLOW_CAPTCHA_CATALOG=true") == true)
+            let allowed = try TriggerConfiguration(environment: environment.merging(["ALLOW_CAPTCHA_CATALOG": "true"]) { $1 })
+            #expect(allowed.startupWarnings.contains { $0.hasPrefix("the CAPTCHA comes from the self-hosted catalog") })
+        }
+        // No CAPTCHA at all, or a provider's widget (single-use tokens checked with the provider): nothing to allow.
+        #expect(try TriggerConfiguration(environment: Self.minimal.merging(catalog) { $1 }).startupWarnings.allSatisfy { !$0.contains("catalog") })
+        let widget = try TriggerConfiguration(environment: Self.turnstile.merging(["CAPTCHA_SECRET": Self.captchaSecret]) { $1 })
+        #expect(widget.startupWarnings.allSatisfy { !$0.contains("catalog") })
+    }
+
     @Test("a CAPTCHA-only flow is refused, naming the risk, unless allowed for a demo (then a warning at every start)")
     func captchaOnlyFlow() throws {
-        let environment = Self.minimal.merging(["CHALLENGE_FLOW": "captcha", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog]) { $1 }
+        let environment = Self.minimal.merging(["CHALLENGE_FLOW": "captcha", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true"]) { $1 }
         let error = #expect(throws: ConfigurationError.self) { try TriggerConfiguration(environment: environment) }
         #expect(error?.description.hasPrefix(#"CHALLENGE_FLOW="captcha" is refused"#) == true, "\(error?.description ?? "")")
         #expect(error?.description.contains("anyone who knows a user name") == true)

@@ -49,7 +49,7 @@ struct PasskeySignInTests {
     func garbageAnswersDoNotLockThePasskeyOut() throws {
         let rig = PasskeyRig(extra: [
             "MAX_FAILURES_PER_WINDOW": "5", "POOL_MAX_FAILURES_PER_WINDOW": "10", "CAPTCHA_STEP_UP_AFTER_FAILURES": "3",
-            "FAILURE_DELAY_BASE_SECONDS": "2", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog,
+            "FAILURE_DELAY_BASE_SECONDS": "2", "CAPTCHA_CATALOG": CorpusEvent.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true",
         ])
         var authenticator = try SoftwareAuthenticator()
         try rig.register(.jane, on: &authenticator)

@@ -22,7 +22,8 @@ extension CorpusEvent {
     /// event's function asks the corpus's Cognito stand-in about tokens.
     public func environment(outbox: String) -> [String: String] {
         var environment = [
-            "CODE_HASH_SECRET": Self.secret, "CAPTCHA_CATALOG": Self.captchaCatalog, "CODE_DELIVERY": "outbox",
+            "CODE_HASH_SECRET": Self.secret, "CAPTCHA_CATALOG": Self.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true",
+            "CODE_DELIVERY": "outbox",
             "OUTBOX_PATH": outbox,
         ]
         if isHTTPAPIEvent, let cognito = Self.cognito { environment["COGNITO_IDP_ENDPOINT"] = cognito.endpoint }

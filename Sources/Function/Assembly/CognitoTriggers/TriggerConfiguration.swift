@@ -198,7 +198,6 @@ public struct TriggerConfiguration: Sendable {
             }
             captchas = []
         }
-        startupWarnings = warnings
         let registry = try StepRegistry.builtIn(
             captchas: captchas, captchaWidget: captchaProvider?.publicParameters(), requireVerifiedEmail: requireVerifiedEmail
         ).adding(
@@ -209,6 +208,17 @@ public struct TriggerConfiguration: Sendable {
         flow = try SignInFlow(parsing: specification, registry: registry)
         for step in flow.allSteps { try step.checkConfiguration(in: flow) }
         captchaStepUp = try Self.captchaStepUp(after: limits.captchaStepUpAfterFailures, registry: registry)
+        let catalogSteps = (flow.allSteps + (captchaStepUp.map { [$0] } ?? [])).compactMap { $0 as? CaptchaStep }
+        if catalogSteps.contains(where: { if case .catalog = $0.source { true } else { false } }) {
+            let risk = "a catalog image has a fixed public URL and a fixed answer, so a bot that pays for one human solve per image passes every later CAPTCHA, the step-up included"
+            guard try Self.boolean("ALLOW_CAPTCHA_CATALOG", in: environment, default: false) else {
+                throw .refused(
+                    variable: "CAPTCHA_PROVIDER", value: value("CAPTCHA_PROVIDER") ?? "catalog",
+                    reason: "\(risk); name a widget provider (turnstile, recaptcha or hcaptcha) with its keys, or set ALLOW_CAPTCHA_CATALOG=true for development and demos")
+            }
+            warnings.append("the CAPTCHA comes from the self-hosted catalog: \(risk) (allowed by ALLOW_CAPTCHA_CATALOG=true; never deploy it)")
+        }
+        startupWarnings = warnings
     }
 
     /// The registry's CAPTCHA for step-ups after `failures` wrong answers (0: none); throws when there is no CAPTCHA

@@ -57,6 +57,8 @@ public struct LocalConfiguration: Sendable {
         if (environment["CAPTCHA_CATALOG"] ?? "").isEmpty {
             environment["CAPTCHA_CATALOG"] = try Self.embeddedCatalogPath()
         }
+        // Local runs may use the catalog, whose answers a bot can memorise (a deployment names a widget provider).
+        if environment["ALLOW_CAPTCHA_CATALOG"] == nil { environment["ALLOW_CAPTCHA_CATALOG"] = "true" }
         usesLocalSiteverify = try Self.standInForCaptchaProvider(in: &environment)
         do {
             triggers = try TriggerConfiguration(

@@ -33,7 +33,7 @@ private nonisolated(unsafe) let handlers: [CognitoTriggerHandler] = {
     }
     let common = [
         "CODE_HASH_SECRET": "local-development-secret-do-not-deploy-0001",
-        "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outboxPath, "CAPTCHA_CATALOG": catalogPath,
+        "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outboxPath, "CAPTCHA_CATALOG": catalogPath, "ALLOW_CAPTCHA_CATALOG": "true",
         "ALLOW_CAPTCHA_ONLY_SIGN_IN": "true", "DECOY_DELAY_MS": "0",
     ]
     let variants: [[String: String]] = [
