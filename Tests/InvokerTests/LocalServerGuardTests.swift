@@ -47,6 +47,7 @@ struct LocalServerGuardTests {
             for method in ["POST", "PUT", "PATCH", "DELETE"] {
                 let refusal = requestGuard.refusal(method: method, hosts: ["localhost:9000"], origins: [origin])
                 #expect(refusal?.status == 403, "\(method) from \(origin)")
+                #expect(refusal?.vary == "Origin")
                 #expect(refusal?.message.contains("\"\(origin)\"") == true)
             }
             #expect(requestGuard.refusal(method: "GET", hosts: ["localhost:9000"], origins: [origin]) == nil)

@@ -23,6 +23,14 @@ public struct LocalRequestGuard: Sendable, Equatable {
     public struct Refusal: Sendable, Equatable {
         public let status: Int
         public let message: String
+        /// The request header the refusal depends on besides the URL and `Host`, for `Vary` (`Origin`), if any.
+        public let vary: String?
+
+        public init(status: Int, message: String, vary: String? = nil) {
+            self.status = status
+            self.message = message
+            self.vary = vary
+        }
     }
 
     /// - Parameters:
@@ -59,13 +67,15 @@ public struct LocalRequestGuard: Sendable, Equatable {
         }
         guard Self.stateChangingMethods.contains(method.uppercased()) else { return nil }
         if origins.count > 1 {
-            return Refusal(status: 403, message: "A \(method) request may carry one Origin header, not \(origins.count).")
+            return Refusal(
+                status: 403, message: "A \(method) request may carry one Origin header, not \(origins.count).", vary: "Origin")
         }
         if let origin = origins.first, !allowedOrigins.contains(Self.normalizedOrigin(origin) ?? "") {
             return Refusal(
                 status: 403,
                 message: "This local server refuses \(method) requests from web pages of origin \"\(origin)\": "
-                    + "only its own origin\(allowedOrigins.count == 1 ? "" : "s") \(servedOrigins) may send them.")
+                    + "only its own origin\(allowedOrigins.count == 1 ? "" : "s") \(servedOrigins) may send them.",
+                vary: "Origin")
         }
         return nil
     }

@@ -2,8 +2,8 @@ import NIOCore
 import NIOHTTP1
 
 /// Stands in front of every connection of a ``LocalHTTPServer``: passes on the requests its ``LocalRequestGuard``
-/// lets through, and answers the others itself (once their body has arrived) with the refusal, as plain text, and
-/// `Connection: close`; the handlers behind it never see a refused request.
+/// lets through, and answers the others itself (once their body has arrived) with the refusal, as plain text, with
+/// `Vary` when it depends on `Origin`, and `Connection: close`; the handlers behind it never see a refused request.
 final class LocalRequestGuardHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -32,10 +32,11 @@ final class LocalRequestGuardHandler: ChannelInboundHandler {
             refusing = nil
             let (refusal, version) = refused
             let body = Array((refusal.message + "\n").utf8)
-            let headers = HTTPHeaders([
+            var headers = HTTPHeaders([
                 ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", String(body.count)),
                 ("Connection", "close"),
             ])
+            if let vary = refusal.vary { headers.add(name: "Vary", value: vary) }
             let status = HTTPResponseStatus(statusCode: refusal.status)
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
