@@ -50,10 +50,14 @@ final class ServeProcess: @unchecked Sendable {
         return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
-    /// POSTs `body` to `path` with libcurl and returns the answer.
-    func post(_ body: [UInt8], path: String = "/2015-03-31/functions/function/invocations") throws -> HTTPResponse {
+    /// POSTs `body` to `path` with libcurl, as JSON unless `headers` say otherwise, and returns the answer.
+    func post(
+        _ body: [UInt8], path: String = "/2015-03-31/functions/function/invocations",
+        headers: [HTTPHeader] = [HTTPHeader("Content-Type", "application/json")]
+    ) throws -> HTTPResponse {
         try CurlSession().perform(
-            HTTPRequest(method: .post, url: "http://\(address)\(path)", body: body, totalTimeout: .seconds(90)))
+            HTTPRequest(
+                method: .post, url: "http://\(address)\(path)", headers: headers, body: body, totalTimeout: .seconds(90)))
     }
 }
 

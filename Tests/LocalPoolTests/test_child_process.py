@@ -62,7 +62,8 @@ def test_killed_cognito_local_leaves_no_bootstrap(command):
         try:
             url = parent.stdout.readline().split()[-1]
             if command == "serve":
-                request = urllib.request.Request(f"{url}/2015-03-31/functions/function/invocations", data=EVENT)
+                request = urllib.request.Request(f"{url}/2015-03-31/functions/function/invocations", data=EVENT,
+                                                 headers={"Content-Type": "application/json"})
             else:
                 request = urllib.request.Request(f"{url}/", data=b'{"AuthFlow": "CUSTOM_AUTH", "ClientId": "3example0client0id0abc123", "AuthParameters": {"USERNAME": "jane"}}', headers={
                     "X-Amz-Target": "AWSCognitoIdentityProviderService.InitiateAuth",

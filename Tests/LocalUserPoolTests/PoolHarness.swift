@@ -83,7 +83,7 @@ final class PoolHarness: Sendable {
 
     /// libcurl blocks, so it runs off the cooperative pool, which the pool itself needs meanwhile. The budget is long:
     /// when the whole suite starts, every cooperative thread can be busy for a while, and the pool answers only after.
-    private func post(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func post(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try CurlSession().perform(request) })

@@ -7,8 +7,9 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the Lambda Invoke API locally, as the Runtime Interface Emulator does.",
         discussion: """
-            POST an event to http://HOST:PORT/2015-03-31/functions/function/invocations (curl, or aws lambda invoke \
-            --endpoint-url). Concurrent callers wait their turn; a bootstrap that dies is started again on the next \
+            POST an event to http://HOST:PORT/2015-03-31/functions/function/invocations with Content-Type: \
+            application/json (curl -H, or aws lambda invoke --endpoint-url). Requests under another Host, from a web \
+            page of another origin, or with a text/plain or form body are refused. Concurrent callers wait their turn; a bootstrap that dies is started again on the next \
             invocation. Prints "Listening on http://HOST:PORT" when ready, one line per invocation on standard error, \
             and stops on Ctrl-C or SIGTERM.
             """)

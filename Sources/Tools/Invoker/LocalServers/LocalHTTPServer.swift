@@ -19,6 +19,9 @@ public protocol LocalHTTPAnswer: Sendable {
 ///   that no answer waits for a thread of the cooperative pool (the siteverify stand-in);
 /// - `connectionHandler`: each connection is served by a channel handler of the caller's, behind the HTTP/1.1
 ///   pipeline (the Runtime API emulator, whose `GET /next` is held open until an event comes).
+///
+/// In every way, a ``LocalRequestGuard`` stands in front: requests whose `Host` is not the server's own, and
+/// state-changing requests from a foreign web page's `Origin`, are refused before any answer or handler sees them.
 public final class LocalHTTPServer: Sendable {
     public typealias Answer = @Sendable (_ request: HTTPRequestHead, _ body: [UInt8]) async -> any LocalHTTPAnswer
     /// An answer computed on the event loop: it must not block or wait for anything.
@@ -30,8 +33,13 @@ public final class LocalHTTPServer: Sendable {
     private let listener = PosixLock<(any Channel)?>(nil)
     private let boundAddress = PosixLock<(ip: String, port: Int)?>(nil)
     private let acceptLoop = PosixLock<Task<Void, Never>?>(nil)
+    private let allowedOrigins: [String]
 
-    public init() {}
+    /// - Parameter origins: web origins besides the server's own (``LocalRequestGuard``) whose state-changing
+    ///   requests it answers, e.g. the pages a developer allowed to call the pool.
+    public init(alsoAllowingOrigins origins: [String] = []) {
+        allowedOrigins = origins
+    }
 
     /// The address the server listens on; nil before it started.
     public var address: (ip: String, port: Int)? { boundAddress.withLock { $0 } }
@@ -43,9 +51,9 @@ public final class LocalHTTPServer: Sendable {
         host: String, port: Int, makeAnswer: (_ ip: String, _ port: Int) throws -> Answer
     ) async throws -> (ip: String, port: Int) {
         let bound = try await bootstrap()
-            .bind(host: host, port: port) { channel in
+            .bind(host: host, port: port) { [allowedOrigins] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try Self.configureGuardedPipeline(channel, host: host, allowedOrigins: allowedOrigins)
                     return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
                 }
             }
@@ -120,14 +128,25 @@ public final class LocalHTTPServer: Sendable {
         host: String, port: Int, connectionHandler: @escaping ConnectionHandler
     ) -> EventLoopFuture<(ip: String, port: Int)> {
         bootstrap()
-            .childChannelInitializer { channel in
+            .childChannelInitializer { [allowedOrigins] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try Self.configureGuardedPipeline(channel, host: host, allowedOrigins: allowedOrigins)
                     try channel.pipeline.syncOperations.addHandler(connectionHandler())
                 }
             }
             .bind(host: host, port: port)
             .flatMapThrowing { channel in try self.listening(on: channel) }
+    }
+
+    /// The HTTP/1.1 server pipeline of an accepted connection, with the ``LocalRequestGuard`` for the address it
+    /// reached (the listener's port, known from the connection itself) behind it.
+    private static func configureGuardedPipeline(
+        _ channel: any Channel, host: String, allowedOrigins: [String]
+    ) throws {
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+        let requestGuard = LocalRequestGuard(
+            host: host, port: channel.localAddress?.port ?? 0, alsoAllowing: allowedOrigins)
+        try channel.pipeline.syncOperations.addHandler(LocalRequestGuardHandler(requestGuard: requestGuard))
     }
 
     /// Records `channel` as the listener and returns its address; closes it when it has none.

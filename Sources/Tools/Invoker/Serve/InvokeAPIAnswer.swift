@@ -39,6 +39,17 @@ struct InvokeAPIAnswer: LocalHTTPAnswer {
                 message: "\(method) \(path) is not the Invoke API: POST /2015-03-31/functions/function/invocations"))
     }
 
+    /// An invocation whose body is not declared JSON: Lambda's 415.
+    static func unsupportedMediaType(_ contentType: String?) -> InvokeAPIAnswer {
+        InvokeAPIAnswer(
+            status: 415, headers: [],
+            body: Self.errorBody(
+                type: "UnsupportedMediaTypeException",
+                message: "the Invoke API takes a JSON event: send it with Content-Type: application/json (this request "
+                    + (contentType.map { "has Content-Type: \($0)" } ?? "has no Content-Type and comes from a web page")
+                    + ")"))
+    }
+
     private init(functionError type: String, message: String, headers: [(String, String)]) {
         self.init(
             status: 200, headers: headers + [("X-Amz-Function-Error", "Unhandled")],

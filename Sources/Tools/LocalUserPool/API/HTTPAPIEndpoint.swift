@@ -6,7 +6,7 @@ import NIOHTTP1
 /// own as in AWS: each request is answered by ``LocalUserPool/handleAPI(_:requestId:)``, with CORS for the allowed
 /// origins only.
 public final class HTTPAPIEndpoint: Sendable {
-    private let server = LocalHTTPServer()
+    private let server: LocalHTTPServer
     private let allowedOrigins: CrossOriginPolicy
     private let onRequest: @Sendable (_ line: String) -> Void
 
@@ -16,6 +16,7 @@ public final class HTTPAPIEndpoint: Sendable {
     public init(allowedOrigins: CrossOriginPolicy, onRequest: @escaping @Sendable (_ line: String) -> Void = { _ in }) {
         self.allowedOrigins = allowedOrigins
         self.onRequest = onRequest
+        server = LocalHTTPServer(alsoAllowingOrigins: Array(allowedOrigins.allowedOrigins))
     }
 
     /// Listens on `host:port` (0 picks a free port) and returns the API's base URL, `http://host:port`.

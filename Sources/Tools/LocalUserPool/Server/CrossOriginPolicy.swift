@@ -1,3 +1,5 @@
+import Invoker
+
 /// Which web pages may call the pool from a browser (CORS). A page open in the developer's browser must not be able
 /// to call AdminGetUser or AdminSetUserPassword on a pool it was not meant for, so only the configured origins get
 /// CORS headers; by default that is the pool's own origin only. The allowed request headers are a fixed list (what
@@ -56,40 +58,7 @@ public struct CrossOriginPolicy: Sendable, Equatable {
     /// `origin` in the form browsers serialise it (`http` or `https`, a host, an optional port, no path, lower
     /// case), or nil when it is not such an origin (`*`, `null`, a URL with a path, a query or user info).
     public static func normalized(_ origin: String) -> String? {
-        let lowered = origin.lowercased()
-        let scheme: String
-        if lowered.hasPrefix("http://") {
-            scheme = "http://"
-        } else if lowered.hasPrefix("https://") {
-            scheme = "https://"
-        } else {
-            return nil
-        }
-        var authority = Substring(lowered.dropFirst(scheme.count))
-        if authority.hasSuffix("/") { authority = authority.dropLast() }
-        guard !authority.isEmpty, !authority.contains(where: { "/?#@ \t\\".contains($0) }) else { return nil }
-        let host: Substring
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[...close]
-            let rest = authority[authority.index(after: close)...]
-            guard rest.isEmpty || Self.isPort(rest) else { return nil }
-        } else {
-            let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            host = parts[0]
-            guard parts.count == 1 || Self.isPort(":" + parts[1]) else { return nil }
-        }
-        guard !host.isEmpty else { return nil }
-        return scheme + authority
-    }
-
-    /// `:` followed by 1 to 5 digits up to 65535.
-    private static func isPort(_ text: Substring) -> Bool {
-        let digits = text.dropFirst()
-        guard text.first == ":", (1...5).contains(digits.count), digits.allSatisfy({ ("0"..."9").contains($0) }),
-              let port = Int(digits)
-        else { return false }
-        return (1...65535).contains(port)
+        LocalRequestGuard.normalizedOrigin(origin)
     }
 
     /// A value given as an allowed origin that is not one.

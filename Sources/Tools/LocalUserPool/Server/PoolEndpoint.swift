@@ -36,13 +36,15 @@ public final class PoolEndpoint: Sendable {
 
     private let onExchange: @Sendable (Exchange) -> Void
     private let allowedOrigins: CrossOriginPolicy?
-    private let server = LocalHTTPServer()
+    private let server: LocalHTTPServer
 
     /// - Parameter allowedOrigins: the web pages that may call the pool from a browser; nil allows the pool's own
-    ///   origin only (``CrossOriginPolicy/ownOrigin(host:port:)``, known once the port is bound).
+    ///   origin only (``CrossOriginPolicy/ownOrigin(host:port:)``, known once the port is bound). Pages of any other
+    ///   origin cannot POST to it at all (``LocalRequestGuard``).
     public init(allowedOrigins: CrossOriginPolicy? = nil, onExchange: @escaping @Sendable (Exchange) -> Void = { _ in }) {
         self.allowedOrigins = allowedOrigins
         self.onExchange = onExchange
+        server = LocalHTTPServer(alsoAllowingOrigins: allowedOrigins.map { Array($0.allowedOrigins) } ?? [])
     }
 
     /// Listens on `host:port` (port 0 picks a free one), makes the pool for the bound address and serves it.
