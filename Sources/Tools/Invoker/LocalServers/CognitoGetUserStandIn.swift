@@ -1,5 +1,6 @@
 import Basics
 import ChallengeCrypto
+import CognitoTriggers
 import Foundation
 import LosslessJSON
 import NIOHTTP1
@@ -62,12 +63,10 @@ public final class CognitoGetUserStandIn: Sendable {
         return token
     }
 
-    /// The token of the event's `authorization` header, without `Bearer `.
+    /// The token of the event's `authorization` header.
     static func bearerToken(of event: CorpusEvent) -> String? {
-        guard let headers = (try? JSONValue(parsing: event.bytes))?.objectValue?["headers"]?.objectValue,
-              let header = headers["authorization"]?.stringValue
-        else { return nil }
-        return header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : header
+        let headers = (try? JSONValue(parsing: event.bytes))?.objectValue?["headers"]?.objectValue
+        return PasskeyRegistrationAPI.bearerToken(headers?["authorization"]?.stringValue)
     }
 
     private static func answer(

@@ -34,7 +34,7 @@ extension LocalUserPool {
             route.match(method: request.method, path: request.path).map { (route, $0) }
         }.first
         guard let (route, pathParameters) = matched else { return .message(404, "Not Found") }
-        guard let token = Self.bearerToken(request.headers["authorization"]),
+        guard let token = PasskeyRegistrationAPI.bearerToken(request.headers["authorization"]),
               let claims = try? accessTokenClaims(token, refusingRevoked: false), claims["client_id"]?.stringValue == settings.clientId,
               claims["scope"]?.stringValue?.split(separator: " ").contains(where: { $0 == Self.userAdminScope }) == true
         else { return .message(401, "Unauthorized") }
@@ -55,11 +55,4 @@ extension LocalUserPool {
     /// The scope the template's routes require, which Cognito's sign-in API puts in access tokens (an ID token,
     /// whose `aud` is the client too, has none).
     static let userAdminScope = "aws.cognito.signin.user.admin"
-
-    /// The token of an `Authorization` header, with or without the `Bearer ` prefix (API Gateway takes both).
-    static func bearerToken(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let token = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)) : header
-        return token.isEmpty ? nil : token
-    }
 }

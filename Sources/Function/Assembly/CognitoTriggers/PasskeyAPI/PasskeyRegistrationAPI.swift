@@ -240,7 +240,7 @@ struct Caller {
 
 extension PasskeyRegistrationAPI {
     /// The token of an `Authorization` header, with or without the `Bearer ` prefix (API Gateway's authorizer takes both).
-    static func bearerToken(_ header: String?) -> String? {
+    public static func bearerToken(_ header: String?) -> String? {
         guard let header else { return nil }
         let token = header.count > 7 && header.prefix(7).lowercased() == "bearer " ? String(header.dropFirst(7)) : header
         let trimmed = String(token.trimmingWhitespace())
