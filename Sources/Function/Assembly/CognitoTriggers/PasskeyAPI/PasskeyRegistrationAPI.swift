@@ -7,7 +7,7 @@ import ServiceClients
 /// The passkey registration API (WebAuthn §7.1) behind an API Gateway HTTP API with a JWT authorizer over the user
 /// pool: each caller registers, lists, renames and removes their own passkeys.
 ///
-/// The caller is whoever Cognito says the bearer token in the `authorization` header belongs to (``AccessTokenVerifier``,
+/// The caller is whoever Cognito says the bearer token in the `authorization` header belongs to (`AccessTokenVerifier`,
 /// `GetUser`): the authorizer's claims in the event prove nothing, since anyone allowed to invoke the function can
 /// write them, and API Gateway's authorizer cannot see a revoked token. Adding a passkey (both registration routes)
 /// also needs a recent sign-in: the token's `auth_time` at most ``maximumSignInAge`` seconds ago, so that a stolen
