@@ -1,8 +1,5 @@
 // swift-tools-version:6.0
 import PackageDescription
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // The modules, and what each one is for, are listed in docs/architecture.md (the one list; a test checks it
 // against this file). Each module's folder sits under Sources/ in the folder of its layer (`sourceLayers`, at the end).
@@ -41,16 +38,14 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .systemLibrary(name: "CFileStatus"),
         .target(name: "LosslessJSON"),
         .target(name: "Basics", dependencies: ["LosslessJSON"]),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
         .target(name: "ChallengeFlows", dependencies: ["COpenSSL", "LosslessJSON", "ChallengeCrypto", "Basics"]),
         .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
-        .target(name: "ProcessArguments"),
-        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics", "ProcessArguments"]),
-        .target(name: "ServiceClients", dependencies: ["Basics", "CFileStatus", "ChallengeFlows", "ChallengeCrypto", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
+        .target(name: "ServiceClients", dependencies: ["Basics", "ChallengeFlows", "ChallengeCrypto", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
             dependencies: [
@@ -61,12 +56,7 @@ let package = Package(
             name: "CognitoChallengeTesting",
             dependencies: ["ChallengeFlows", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON", "COpenSSL"]
         ),
-        .executableTarget(
-            name: "bootstrap",
-            dependencies: ["CognitoTriggers"],
-            exclude: ["call-graph.txt", "static-libstdc++"],
-            linkerSettings: [.unsafeFlags(leanRuntimeLink + bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
-        ),
+        .executableTarget(name: "bootstrap", dependencies: ["CognitoTriggers"]),
         .target(
             name: "Invoker",
             dependencies: [
@@ -98,12 +88,7 @@ let package = Package(
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
-        .executableTarget(
-            name: "echo-bootstrap",
-            dependencies: ["LambdaRuntime"],
-            // The bootstrap's call graph places the runtime loop's functions, which are most of the echo loop's.
-            linkerSettings: [.unsafeFlags(leanRuntimeLink + bootstrapLinkOrder, .when(platforms: [.linux], configuration: .release))]
-        ),
+        .executableTarget(name: "echo-bootstrap", dependencies: ["LambdaRuntime"]),
 
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
         .testTarget(name: "SettingsTests", dependencies: ["Basics"]),
@@ -153,7 +138,7 @@ let package = Package(
         .testTarget(name: "AWSClientTests", dependencies: ["Basics", "ServiceClients", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "MessageDeliveryTests",
-            dependencies: ["Basics", "CFileStatus", "ServiceClients", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            dependencies: ["Basics", "ServiceClients", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "CaptchaVerificationTests",
@@ -194,7 +179,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
         "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows",
     ],
     "Function/Effects": [
-        "CCurl", "COpenSSL", "CFileStatus", "ProcessArguments", "CurlHTTP", "LambdaRuntime", "ServiceClients",
+        "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "ServiceClients",
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [
@@ -208,44 +193,4 @@ for target in package.targets where target.type != .test && target.path == nil {
         fatalError("Package.swift: put the module \(target.name) in one of the folders of sourceLayers")
     }
     target.path = "Sources/\(layer)/\(target.name)"
-}
-
-/// Release links of the runtimes on Linux (`bootstrap`, and `echo-bootstrap` that the benchmark sets beside it) leave
-/// out what the process would otherwise map and touch at every start, as `Deploy/package.sh` links the zip's: the C++
-/// runtime that the Swift runtime uses is linked in (libgcc statically, and libstdc++'s static archive through the
-/// linker script in `Sources/Function/Assembly/bootstrap/static-libstdc++`) instead of loading libstdc++ and libgcc_s;
-/// nothing is exported dynamically (`--no-export-dynamic` undoes the `-export-dynamic` of Swift's static-stdlib link,
-/// there for the Swift backtracer's symbol names); and relative relocations are packed (DT_RELR) when this machine's
-/// glibc reads them (2.36 and later), instead of about 1 MB of records the loader reads at every start. Together about
-/// 1.5 MiB less resident memory (docs/benchmark.md).
-var leanRuntimeLink: [String] {
-    let staticLibstdcxx = String(#filePath.dropLast("Package.swift".count)) + "Sources/Function/Assembly/bootstrap/static-libstdc++"
-    var flags = ["-use-ld=lld", "-Xclang-linker", "-static-libgcc", "-L", staticLibstdcxx, "-Xlinker", "--no-export-dynamic"]
-    if glibcReadsPackedRelocations { flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] }
-    return flags
-}
-
-/// Whether the glibc of the machine building (where a release `bootstrap` runs, the benchmark's or the zip's with its
-/// shipped glibc) is 2.36 or later, the first to read packed relative relocations.
-var glibcReadsPackedRelocations: Bool {
-    #if canImport(Glibc)
-    var text = [UInt8](repeating: 0, count: 64)  // "glibc 2.36", NUL-terminated
-    let length = text.withUnsafeMutableBufferPointer { confstr(Int32(_CS_GNU_LIBC_VERSION), $0.baseAddress, $0.count) }
-    guard length > 1 else { return false }
-    let words = String(decoding: text.prefix(length - 1), as: UTF8.self).split(separator: " ")
-    let version = words.last?.split(separator: ".").compactMap { Int($0) } ?? []
-    return version.count >= 2 && (version[0], version[1]) >= (2, 36)
-    #else
-    return false
-    #endif
-}
-
-/// Release links of `bootstrap` on Linux lay out the functions a sign-in runs from how often each calls the others
-/// (lld's C3 ordering, with the graph in `Sources/Function/Assembly/bootstrap/call-graph.txt`, which
-/// `Deploy/symbol-order.sh` regenerates): a callee goes next to the caller that calls it most, so the code of an
-/// invocation is a few dense runs of pages and cache lines rather than functions scattered among unused neighbours.
-/// Names the graph holds that the code no longer has are ignored.
-var bootstrapLinkOrder: [String] {
-    let graphFile = String(#filePath.dropLast("Package.swift".count)) + "Sources/Function/Assembly/bootstrap/call-graph.txt"
-    return ["-Xlinker", "--call-graph-ordering-file=\(graphFile)", "-Xlinker", "--no-warn-symbol-ordering"]
 }

@@ -5,7 +5,6 @@ import Darwin
 #endif
 
 import Basics
-import CFileStatus
 
 /// A file only this user may read, appended to in one `write` per call with `O_APPEND`, so that concurrent writers
 /// never interleave within a line. It is created with mode 0600 when absent.
@@ -16,11 +15,9 @@ import CFileStatus
 ///
 /// The file is opened (created when absent) as the object is made, during a function's init, like a connection, so
 /// that the first append does not pay for creating it; a file that cannot be opened then is reported by the first
-/// append. The descriptor stays open between appends. Before each one, a single `statx` of the path (not following a
-/// link, like `lstat`) checks that the path still names that file and that the file is still private; a file that was
-/// removed or replaced is opened again (with every check), so appends never go to a file that can no longer be found.
-/// The check does not ask for the file's times: on Linux 6.13 and later, reading them would make the next append
-/// update the inode on disk (see `CFileStatus`), which costs more than the append itself.
+/// append. The descriptor stays open between appends. Before each one, an `lstat` of the path checks that the path
+/// still names that file and that the file is still private; a file that was removed or replaced is opened again (with
+/// every check), so appends never go to a file that can no longer be found.
 final class PrivateAppendFile {
     let path: String
     private var opened: (descriptor: Int32, device: UInt64, inode: UInt64)?
@@ -45,9 +42,9 @@ final class PrivateAppendFile {
     /// The descriptor of the file the path names now, checked to be private.
     private func privateDescriptor() throws(LocalFile.Failure) -> Int32 {
         if let opened {
-            var status = cfilestatus_identity()
-            if cfilestatus_read_identity(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, &status) == 0, status.device == opened.device,
-               status.inode == opened.inode, (try? checkPrivate(status)) != nil
+            var status = stat()
+            if lstat(path, &status) == 0, UInt64(status.st_dev) == opened.device, UInt64(status.st_ino) == opened.inode,
+               (try? checkPrivate(status)) != nil
             {
                 return opened.descriptor
             }
@@ -62,9 +59,9 @@ final class PrivateAppendFile {
             }
             throw LocalFile.failure(path, "open for appending")
         }
-        var status = cfilestatus_identity()
+        var status = stat()
         do throws(LocalFile.Failure) {
-            guard cfilestatus_read_identity(descriptor, "", AT_EMPTY_PATH, &status) == 0 else {
+            guard fstat(descriptor, &status) == 0 else {
                 throw LocalFile.failure(path, "inspect")
             }
             try checkPrivate(status)
@@ -72,21 +69,21 @@ final class PrivateAppendFile {
             close(descriptor)
             throw error
         }
-        opened = (descriptor, status.device, status.inode)
+        opened = (descriptor, UInt64(status.st_dev), UInt64(status.st_ino))
         return descriptor
     }
 
-    private func checkPrivate(_ status: cfilestatus_identity) throws(LocalFile.Failure) {
-        guard status.is_regular_file else {
+    private func checkPrivate(_ status: stat) throws(LocalFile.Failure) {
+        guard status.st_mode & S_IFMT == S_IFREG else {
             throw LocalFile.Failure(path: path, operation: "append to", reason: "it is not a regular file")
         }
-        guard status.owner == userID else {
+        guard status.st_uid == userID else {
             throw LocalFile.Failure(
                 path: path, operation: "append to",
-                reason: "it belongs to user id \(status.owner), not to this process's user id \(userID)")
+                reason: "it belongs to user id \(status.st_uid), not to this process's user id \(userID)")
         }
-        guard status.permissions & 0o077 == 0 else {
-            let mode = String(status.permissions & 0o777, radix: 8)
+        guard status.st_mode & 0o077 == 0 else {
+            let mode = String(status.st_mode & 0o777, radix: 8)
             throw LocalFile.Failure(
                 path: path, operation: "append to",
                 reason: "its mode is 0\(mode), which lets other users read or write it; only 0600 is accepted")
