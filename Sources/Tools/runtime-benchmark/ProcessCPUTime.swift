@@ -16,6 +16,8 @@ extension ChildProcess {
 
 enum BenchmarkError: Error, CustomStringConvertible {
     case missingBinary(String)
+    /// The packaged bootstrap is not staged.
+    case notPackaged(String)
     /// `--against` names no executable file.
     case notExecutable(String)
     case runtimeFailed(String)
@@ -23,8 +25,10 @@ enum BenchmarkError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .missingBinary(let path):
-            "\(path) is not built: run `swift build -c release --static-swift-stdlib --disable-local-rpath --experimental-lto-mode=full -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product NAME` for bootstrap, echo-bootstrap and runtime-benchmark first (the benchmark measures release builds, linked as they are deployed)"
-        case .notExecutable(let path): "\(path) is not an executable file: --against takes the path of another bootstrap build"
+            "\(path) is not built: run `swift build -c release --static-swift-stdlib --product NAME` for echo-bootstrap and runtime-benchmark first"
+        case .notPackaged(let path):
+            "\(path) is not there: run Deploy/package.sh first (the benchmark measures the bootstrap the zip ships)"
+        case .notExecutable(let path): "\(path) is not an executable file: --against takes the path of another bootstrap build (a staged Deploy/work/package/bootstrap runs through the loader beside it)"
         case .runtimeFailed(let reason): reason
         }
     }

@@ -161,7 +161,8 @@ struct Runner {
         let address = try await emulator.start()
         if dropCaches { PageCache.drop() }
         let process = try ChildProcess.spawn(
-            workload.path, environment: workload.environment.merging(["AWS_LAMBDA_RUNTIME_API": address]) { $1 },
+            workload.executable.path, arguments: workload.executable.arguments,
+            environment: workload.environment.merging(["AWS_LAMBDA_RUNTIME_API": address]) { $1 },
             output: .discarded)
         // A runtime that dies would leave the invocation it was sent queued forever; shutting the emulator down when
         // it ends abandons that invocation, so the run fails instead of hanging.

@@ -3,10 +3,33 @@ import Invoker
 import LosslessJSON
 import ServiceClients
 
+/// How to start a runtime: its executable, or, for the bootstrap `Deploy/package.sh` staged (its ELF interpreter and
+/// DT_RPATH name /var/task/lib, which exists only in Lambda), the loader staged beside it, which runs it with the
+/// libraries staged with it. Either way the process is the runtime itself: one pid, its own CPU time and memory.
+struct RuntimeExecutable: Sendable {
+    let path: String
+    let arguments: [String]
+
+    /// `path`, run through the loader in `lib/` beside it when that is there.
+    init(_ path: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw BenchmarkError.notExecutable(path) }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let libraries = folder.appendingPathComponent("lib")
+        let loader = libraries.appendingPathComponent("ld-linux-x86-64.so.2").path
+        if FileManager.default.isExecutableFile(atPath: loader) {
+            self.path = loader
+            arguments = ["--library-path", libraries.path, path]
+        } else {
+            self.path = path
+            arguments = []
+        }
+    }
+}
+
 /// A runtime to measure and the events it answers.
 struct Workload {
     var name: String
-    let path: String
+    let executable: RuntimeExecutable
     let environment: [String: String]
     /// The first event; its answer may shape the rest.
     let firstEvent: [UInt8]
@@ -29,14 +52,14 @@ struct Workload {
     }
 
     /// The C floor and the echo loop answer a ~1 KB Verify event with its own bytes.
-    static func echo(name: String, path: String, event: [UInt8]) -> Workload {
-        Workload(name: name, path: path, environment: [:], firstEvent: event, warmEvents: { _ in [event] })
+    static func echo(name: String, executable: RuntimeExecutable, event: [UInt8]) -> Workload {
+        Workload(name: name, executable: executable, environment: [:], firstEvent: event, warmEvents: { _ in [event] })
     }
 
     /// The real bootstrap answers Define, Create (delivering to an outbox file) and Verify (with the code the first
     /// Create sent) in rotation; `environment` adds settings (a state store) under another `name`.
     static func triggers(
-        name: String = "bootstrap", path: String, events: URL, outbox: String, environment extra: [String: String] = [:],
+        name: String = "bootstrap", executable: RuntimeExecutable, events: URL, outbox: String, environment extra: [String: String] = [:],
         store: CountingProxy? = nil
     ) throws -> Workload {
         func load(_ name: String) throws -> JSONObject {
@@ -46,7 +69,7 @@ struct Workload {
         let create = try load("email-code/02-create-code.json")
         let verifyTemplate = try load("email-code/03-verify-right-code.json")
         return Workload(
-            name: name, path: path,
+            name: name, executable: executable,
             environment: [
                 "CODE_HASH_SECRET": "runtime-benchmark-secret-0123456789abcdef", "CODE_DELIVERY": "outbox", "OUTBOX_PATH": outbox,
                 "CHALLENGE_FLOW": "email-code",

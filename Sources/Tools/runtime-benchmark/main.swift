@@ -1,15 +1,15 @@
 import Foundation
 
 // runtime-benchmark: the runtime loop against a minimal C loop on libcurl (the floor), on one core.
-//   for product in bootstrap echo-bootstrap runtime-benchmark; do
-//       swift build -c release --static-swift-stdlib --disable-local-rpath --experimental-lto-mode=full \
-//           -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product $product
+//   Deploy/package.sh     # stages the bootstrap the zip ships: Deploy/work/package/bootstrap
+//   for product in echo-bootstrap runtime-benchmark; do
+//       swift build -c release --static-swift-stdlib --product $product
 //   done
 //   .build/release/runtime-benchmark [--invocations N] [--rounds R] [--starts S] [--blocks B]
-// (Product by product: a release build of the whole package stops at TestSupport, which imports Testing. The
-// -Xfrontend flag and the link-time optimization are the zip's: release_swift_flags in Deploy/common.sh.)
-// The floor is runtime-floor.c beside this file, compiled at every run with the system C compiler as a user would
-// build it (`cc -O2 runtime-floor.c -lcurl`; `CC` names another compiler) into a temporary folder.
+// (Product by product: a release build of the whole package stops at TestSupport, which imports Testing.)
+// The bootstrap measured is the one Deploy/package.sh staged, linked as it ships and run through the loader staged
+// beside it. The floor is runtime-floor.c beside this file, compiled at every run with the system C compiler as a
+// user would build it (`cc -O2 runtime-floor.c -lcurl`; `CC` names another compiler) into a temporary folder.
 // Measures, for the C floor, echo-bootstrap (our loop, echo handler) and bootstrap (Define/Create/Verify), medians
 // over R interleaved rounds: init, init with a cold page cache (as root), first invocation, warm p50/p99,
 // throughput, CPU per invocation and peak RSS (init and the first invocation over S starts per round, the run's own
@@ -17,9 +17,10 @@ import Foundation
 // invocation and p50 with each trigger's event sent alone; then echo-bootstrap's and the bootstrap's CPU per invocation
 // against the floor's in B pairs of blocks of N/8 warm invocations, each runtime alive beside the floor.
 //   .build/release/runtime-benchmark --against PATH [--invocations N] [--blocks B]
-// Instead compares this bootstrap with another build of it at PATH (e.g. one built from an earlier commit): both alive
-// side by side, sent B (120 unless given) pairs of blocks of N/8 warm invocations in turn, for the rotation and each
-// trigger alone; prints the median ratio of their CPU per invocation and the middle half of the ratios.
+// Instead compares this bootstrap with another build of it at PATH (e.g. Deploy/work/package/bootstrap of a checkout
+// of an earlier commit): both alive side by side, sent B (120 unless given) pairs of blocks of N/8 warm invocations in
+// turn, for the rotation and each trigger alone; prints the median ratio of their CPU per invocation and the middle
+// half of the ratios.
 //   .build/release/runtime-benchmark --soak N
 // Instead runs one bootstrap through N warm invocations (Define/Create/Verify, one emulator) and prints its RSS, peak
 // RSS and open file descriptors at 10k, 20k, 50k, 100k, … and N, then the RSS growth from 10k to N.
@@ -56,20 +57,27 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("run
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 
-func binary(_ name: String) throws -> String {
+func binary(_ name: String) throws -> RuntimeExecutable {
     let path = binaries.appendingPathComponent(name).path
     guard FileManager.default.isExecutableFile(atPath: path) else { throw BenchmarkError.missingBinary(path) }
-    return path
+    return try RuntimeExecutable(path)
+}
+
+/// The bootstrap `Deploy/package.sh` staged for the zip.
+func packagedBootstrap() throws -> RuntimeExecutable {
+    let path = repository.appendingPathComponent("Deploy/work/package/bootstrap").path
+    guard FileManager.default.isExecutableFile(atPath: path) else { throw BenchmarkError.notPackaged(path) }
+    return try RuntimeExecutable(path)
 }
 
 do {
     let events = repository.appendingPathComponent("Events")
     let outbox = scratch.appendingPathComponent("outbox.jsonl").path
-    let bootstrap = try Workload.triggers(path: try binary("bootstrap"), events: events, outbox: outbox)
+    let shipped = try packagedBootstrap()
+    let bootstrap = try Workload.triggers(executable: shipped, events: events, outbox: outbox)
     if let againstPath {
         // This bootstrap beside another build of it, in paired blocks: a change too small for the rounds' noise.
-        guard FileManager.default.isExecutableFile(atPath: againstPath) else { throw BenchmarkError.notExecutable(againstPath) }
-        let other = try Workload.triggers(name: "other", path: againstPath, events: events, outbox: outbox)
+        let other = try Workload.triggers(name: "other", executable: try RuntimeExecutable(againstPath), events: events, outbox: outbox)
         let perBlock = max(1, invocations / 8)
         // Three times the full benchmark's pairs: the differences sought here are a few per cent.
         let blocks = pairedBlocks ?? 120
@@ -93,12 +101,12 @@ do {
         let floor = try CFloor.build(source: floorSource, into: scratch)
         print("runtime-benchmark: \(floor.description)")
         var workloads = [
-            Workload.echo(name: "C floor", path: floor.path, event: verifyEvent),
-            Workload.echo(name: "echo-bootstrap", path: try binary("echo-bootstrap"), event: verifyEvent),
+            Workload.echo(name: "C floor", executable: try RuntimeExecutable(floor.path), event: verifyEvent),
+            Workload.echo(name: "echo-bootstrap", executable: try binary("echo-bootstrap"), event: verifyEvent),
             bootstrap,
             // The same without its metric line, so that the report can say what writing it costs.
             try Workload.triggers(
-                name: Report.withoutMetrics, path: try binary("bootstrap"), events: events, outbox: outbox,
+                name: Report.withoutMetrics, executable: shipped, events: events, outbox: outbox,
                 environment: ["METRICS": "off"]),
         ]
         // The same bootstrap with the limits across sign-ins on DynamoDB (moto on 127.0.0.1, behind a proxy in this
@@ -107,7 +115,7 @@ do {
         defer { dynamoDB?.stop() }
         if let dynamoDB {
             workloads.append(try Workload.triggers(
-                name: "bootstrap+DynamoDB", path: try binary("bootstrap"), events: events, outbox: outbox,
+                name: "bootstrap+DynamoDB", executable: shipped, events: events, outbox: outbox,
                 environment: dynamoDB.environment, store: dynamoDB.proxy))
         } else {
             print("runtime-benchmark: moto's DynamoDB is not available (moto or boto3 not installed, or moto did not start), so the bootstrap with a DynamoDB state store is not measured")
