@@ -8,16 +8,17 @@ struct CheckCommandTests {
     static let corpusTime = "1763800000"
     static let eventCount = (try? CorpusEvent.load(directory: URL(fileURLWithPath: Repository.path("Events"))).count) ?? 0
 
-    @Test("Events/ passes event by event at its own clock, in this process and through the bootstrap")
+    @Test("Events/ passes event by event at its own clock (its clock.txt), in this process and through the bootstrap")
     func repositoryCorpusPasses() async throws {
         #expect(Self.eventCount > 90)
-        let inProcess = try await CommandLineTests.cognitoLocal(["check", Repository.path("Events"), "--now", Self.corpusTime])
+        #expect(try String(contentsOfFile: Repository.path("Events/clock.txt"), encoding: .utf8) == Self.corpusTime + "\n")
+        let inProcess = try await CommandLineTests.cognitoLocal(["check", Repository.path("Events")])
         #expect(inProcess.status == 0, "\(inProcess.stdout)\(inProcess.stderr)")
         #expect(inProcess.stdout.hasSuffix("check: \(Self.eventCount) passed, 0 failed\n"))
         #expect(inProcess.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("PASS ") }.count == Self.eventCount)
         guard FakeTime.library != nil else { return }
         let throughBootstrap = try await CommandLineTests.cognitoLocal([
-            "check", Repository.path("Events"), "--now", Self.corpusTime, "--bootstrap", try BuiltProducts.executable("bootstrap"),
+            "check", Repository.path("Events"), "--bootstrap", try BuiltProducts.executable("bootstrap"),
         ])
         #expect(throughBootstrap.status == 0, "\(throughBootstrap.stdout)\(throughBootstrap.stderr)")
         #expect(throughBootstrap.stdout.hasSuffix("check: \(Self.eventCount) passed, 0 failed\n"))
@@ -38,6 +39,11 @@ struct CheckCommandTests {
         #expect(result.stdout.contains("PASS right.json"))
         #expect(result.stdout.hasSuffix("check: 1 passed, 1 failed\n"))
         #expect(result.stderr.contains("cognito-local: error: 1 of 2 events did not produce what their expectations say"))
+
+        _ = try scratch.write("clock.txt", "yesterday\n")
+        let unreadableClock = try await CommandLineTests.cognitoLocal(["check", scratch.url.path])
+        #expect(unreadableClock.status != 0)
+        #expect(unreadableClock.stderr.contains("clock.txt must hold the Unix seconds the events were written for"), "\(unreadableClock.stderr)")
     }
 
     @Test("an event without its expectation is refused, naming the file")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Invoker
 
 struct Check: AsyncParsableCommand {
@@ -9,8 +10,9 @@ struct Check: AsyncParsableCommand {
             the response it must hold ("response", with "*" for any value) and whether a message is "delivered", or \
             the "error" it must raise ({"type", "messageContains"}); Events/README.md shows the format. Events that \
             share settings run in one function, in this process or in --bootstrap; each is judged on its own \
-            (STATE_STORE=none unless an expectation sets it). Events/ was written for --now 1763800000. Exits 11 \
-            when an event does not do what its expectation says.
+            (STATE_STORE=none unless an expectation sets it). The function's clock stands at the Unix seconds the \
+            folder's clock.txt holds, when there is one and --now is not given (Events/ was written for 1763800000). \
+            Exits 11 when an event does not do what its expectation says.
             """)
 
     @Argument(help: ArgumentHelp("The folder of events and expectations.", valueName: "folder"))
@@ -21,11 +23,22 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors { () async throws(InvokerError) in
-            let transport = transport
+            var transport = transport
+            if transport.now == nil { transport.now = try Self.clock(of: directory) }
             try await CorpusCheck(
                 directory: directory, environmentFile: configuration.envFile, overrides: configuration.overrides,
                 bootstrap: transport.bootstrap, console: configuration.console, makeTransport: transport.makeTransport
             ).run()
         }
+    }
+
+    /// The Unix seconds in the folder's `clock.txt`, the time its events were written for; nil without that file.
+    static func clock(of directory: String) throws(InvokerError) -> Int64? {
+        let path = directory + "/clock.txt"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        guard let seconds = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw .invalidConfiguration("\(path) must hold the Unix seconds the events were written for, e.g. 1763800000")
+        }
+        return seconds
     }
 }
