@@ -86,7 +86,10 @@ class StandInError(Exception):
 class RuntimeStandIn:
     """The listening stand-in; start() runs the bootstrap against it."""
 
-    def __init__(self):
+    def __init__(self, answer_delay=0.0):
+        """ANSWER_DELAY seconds pass before each answer, so that the bootstrap is always waiting for it, as it is for
+        Lambda's: its instructions per invocation then do not depend on how fast the two processes ran."""
+        self.answer_delay = answer_delay
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(("127.0.0.1", 0))
@@ -137,6 +140,8 @@ class RuntimeStandIn:
                 return (ready,) + request
 
     def _answer(self, connection, status, body=b"", headers=()):
+        if self.answer_delay:
+            time.sleep(self.answer_delay)
         head = "HTTP/1.1 %s\r\nContent-Length: %d\r\n" % (status, len(body))
         head += "".join("%s: %s\r\n" % header for header in headers)
         connection.sendall(head.encode("latin-1") + b"\r\n" + body)
