@@ -54,16 +54,18 @@ import Testing
     }
 
     @Test(
-        "without /proc, the packaged bootstrap still reads its command line (its arguments come from the loader)",
+        "the packaged bootstrap describes its steps, run through the loader and libraries the zip ships",
         .enabled(if: canRun, "needs DEPLOY_ZIP=<zip from Deploy/package.sh> and root for chroot (.ci/test does both)"))
-    func readsItsArgumentsWithoutProc() throws {
-        // The standard library's own argument reader scans /proc/self/maps, which an empty chroot does not have: it
-        // would find no arguments, and the bootstrap would look for a Runtime API instead of describing its steps.
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("chroot-\(UUID().uuidString)")
+    func describesItsStepsThroughItsOwnLoader() throws {
+        // As Deploy/package.sh writes steps.json. (In an empty chroot without /proc the static standard library finds
+        // no arguments, since it reads them through /proc/self/maps; Lambda always mounts /proc.)
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("unpacked-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }
-        let root = try Self.unpackedRoot(in: parent)
+        let task = try Self.unpackedRoot(in: parent).appendingPathComponent("var/task")
         let described = try ProgramRun(
-            "/usr/sbin/chroot", [root.path, "/var/task/bootstrap", "--describe"], environment: ["LAMBDA_TASK_ROOT": "/var/task"])
+            task.appendingPathComponent("lib/ld-linux-x86-64.so.2").path,
+            ["--library-path", task.appendingPathComponent("lib").path, task.appendingPathComponent("bootstrap").path, "--describe"],
+            environment: ["LAMBDA_TASK_ROOT": task.path])
         #expect(described.status == 0)
         let steps = try #require(try JSONValue(parsing: described.output).objectValue?["steps"]?.arrayValue)
         let names = steps.compactMap { $0.objectValue?["name"]?.stringValue }
