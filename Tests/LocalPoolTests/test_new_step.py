@@ -21,12 +21,14 @@ def run(command, cwd, timeout=900):
 
 @pytest.fixture(scope="module")
 def step_package():
-    """A new `security-word` step package in a temporary folder outside the repository, built with its tests run."""
+    """A new `security-word` step package in a temporary folder outside the repository, built with its tests run.
+    Without --runtime, outside any checkout, the package depends on the checkout the tool was built from."""
     with tempfile.TemporaryDirectory(prefix="new-step-") as parent:
         package = pathlib.Path(parent) / "security-word-step"
-        written = run([str(BUILD / "cognito-local"), "new-step", "security-word", "--directory", str(package),
-                       "--runtime", str(ROOT)], cwd=parent)
+        written = run([str(BUILD / "cognito-local"), "new-step", "security-word", "--directory", str(package)],
+                      cwd=parent)
         assert "SecurityWordStep, kind SECURITY_WORD" in written.stdout
+        assert f'path: "{ROOT}"' in (package / "Package.swift").read_text()
         tests = run(["swift", "test"], cwd=package)
         assert "4 tests in 1 suite passed" in tests.stdout + tests.stderr
         yield package

@@ -19,13 +19,13 @@ struct NewStep: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to write the package (default: ./NAME-step); it must not exist or be empty.", valueName: "directory"))
     var directory: String?
 
-    @Option(help: ArgumentHelp("The cognito-challenge-runtime package to depend on (default: the one in or above the current directory).", valueName: "path"))
+    @Option(help: ArgumentHelp("The cognito-challenge-runtime package to depend on (default: the one in or above the current directory, else the checkout this tool was built from).", valueName: "path"))
     var runtime: String?
 
     func run() async throws {
         try await reportingErrors { () throws(InvokerError) in
             let files = FileManager.default
-            let runtimePath = if let runtime { Self.absolute(runtime) } else { try Self.enclosingRuntime() }
+            let runtimePath = if let runtime { Self.absolute(runtime) } else { try Self.defaultRuntime() }
             let template = try StepPackageTemplate(stepName: name, runtimePath: runtimePath)
             let target = Self.absolute(directory ?? "\(name)-step")
             if let existing = try? files.contentsOfDirectory(atPath: target), !existing.isEmpty {
@@ -52,19 +52,34 @@ struct NewStep: AsyncParsableCommand {
         URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
     }
 
-    /// The cognito-challenge-runtime checkout at or above the current directory.
-    private static func enclosingRuntime() throws(InvokerError) -> String {
-        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
+    /// The cognito-challenge-runtime checkout at or above the current directory, else the one this tool was built
+    /// from (found by this source file's path at build time) while it is still there.
+    private static func defaultRuntime() throws(InvokerError) -> String {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
+        if let enclosing = enclosingRuntime(from: current) { return enclosing }
+        // #filePath is Sources/Tools/cognito-local/NewStep.swift inside the checkout.
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let builtFrom = source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        if isRuntime(builtFrom) { return builtFrom.path }
+        throw .usage("""
+            no cognito-challenge-runtime checkout in or above the current directory, and the one this tool was built \
+            from (\(builtFrom.path)) is gone: pass --runtime PATH, the folder of a checkout (the one with its Package.swift)
+            """)
+    }
+
+    private static func enclosingRuntime(from start: URL) -> String? {
+        var directory = start
         while true {
-            let manifest = directory.appendingPathComponent("Package.swift")
-            if let text = try? String(contentsOf: manifest, encoding: .utf8), text.contains("name: \"cognito-challenge-runtime\"") {
-                return directory.path
-            }
+            if isRuntime(directory) { return directory.path }
             let parent = directory.deletingLastPathComponent()
-            guard parent.path != directory.path else {
-                throw .usage("no cognito-challenge-runtime checkout in or above the current directory: name one with --runtime PATH")
-            }
+            guard parent.path != directory.path else { return nil }
             directory = parent
         }
+    }
+
+    private static func isRuntime(_ directory: URL) -> Bool {
+        let manifest = directory.appendingPathComponent("Package.swift")
+        guard let text = try? String(contentsOf: manifest, encoding: .utf8) else { return false }
+        return text.contains("name: \"cognito-challenge-runtime\"")
     }
 }
