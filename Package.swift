@@ -39,28 +39,29 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "LosslessJSON"),
-        .target(name: "Basics", dependencies: ["LosslessJSON"]),
+        .target(name: "Basics"),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
+        .target(name: "Platform", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
         .target(name: "ChallengeFlows", dependencies: ["COpenSSL", "LosslessJSON", "ChallengeCrypto", "Basics"]),
-        .target(name: "CognitoSRP", dependencies: ["COpenSSL", "ChallengeCrypto"]),
-        .target(name: "CurlHTTP", dependencies: ["CCurl", "Basics"]),
-        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "LosslessJSON", "Basics"]),
-        .target(name: "ServiceClients", dependencies: ["Basics", "ChallengeFlows", "ChallengeCrypto", "CurlHTTP", "LosslessJSON"]),
+        .target(name: "CognitoSRP", dependencies: ["Platform", "COpenSSL", "ChallengeCrypto"]),
+        .target(name: "CurlHTTP", dependencies: ["Platform", "CCurl", "Basics"]),
+        .target(name: "LambdaRuntime", dependencies: ["Platform", "CurlHTTP", "LosslessJSON", "Basics"]),
+        .target(name: "ServiceClients", dependencies: ["Platform", "Basics", "ChallengeFlows", "ChallengeCrypto", "CurlHTTP", "LosslessJSON"]),
         .target(
             name: "CognitoTriggers",
             dependencies: [
-                "Basics", "ChallengeFlows", "ChallengeCrypto", "ServiceClients", "LosslessJSON", "LambdaRuntime",
+                "Platform", "Basics", "ChallengeFlows", "ChallengeCrypto", "ServiceClients", "LosslessJSON", "LambdaRuntime",
             ]
         ),
         .target(
             name: "CognitoChallengeTesting",
-            dependencies: ["ChallengeFlows", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON", "COpenSSL"]
+            dependencies: ["Platform", "ChallengeFlows", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON", "COpenSSL"]
         ),
         .executableTarget(name: "bootstrap", dependencies: ["CognitoTriggers"]),
         .target(
             name: "Invoker",
             dependencies: [
-                "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON", "Basics",
+                "Platform", "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON", "Basics",
                 "CognitoChallengeTesting", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -70,7 +71,7 @@ let package = Package(
         .target(
             name: "LocalUserPool",
             dependencies: [
-                "Invoker", "CognitoSRP", "COpenSSL", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON", "CognitoTriggers",
+                "Platform", "Invoker", "CognitoSRP", "COpenSSL", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON", "CognitoTriggers",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Page")]
@@ -78,13 +79,12 @@ let package = Package(
         .executableTarget(
             name: "cognito-local",
             dependencies: [
-                "Invoker", "LocalUserPool", "Basics",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Platform", "Invoker", "LocalUserPool", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["Invoker", "ServiceClients", "LosslessJSON", "Basics"],
+            dependencies: ["Platform", "Invoker", "ServiceClients", "LosslessJSON"],
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
@@ -93,35 +93,35 @@ let package = Package(
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
         .testTarget(name: "SettingsTests", dependencies: ["Basics"]),
         .testTarget(name: "CognitoEventsTests", dependencies: ["ChallengeFlows", "LosslessJSON"]),
-        .testTarget(name: "ChallengeCryptoTests", dependencies: ["Basics", "ChallengeCrypto"]),
-        .testTarget(name: "MagicLinkTokenTests", dependencies: ["ChallengeCrypto"]),
+        .testTarget(name: "ChallengeCryptoTests", dependencies: ["Platform", "ChallengeCrypto"]),
+        .testTarget(name: "MagicLinkTokenTests", dependencies: ["ChallengeCrypto", "Platform"]),
         .testTarget(
             name: "SoftwareAuthenticatorTests",
             dependencies: ["CognitoChallengeTesting", "COpenSSL", "ChallengeCrypto", "LosslessJSON", "TestSupport"]
         ),
-        .testTarget(name: "CognitoSRPTests", dependencies: ["CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
-        .testTarget(name: "CognitoTokensTests", dependencies: ["Basics", "LocalUserPool", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
+        .testTarget(name: "CognitoSRPTests", dependencies: ["Platform", "CognitoSRP", "ChallengeCrypto"], exclude: ["make-vectors.py"]),
+        .testTarget(name: "CognitoTokensTests", dependencies: ["Platform", "LocalUserPool", "ChallengeCrypto", "LosslessJSON", "TestSupport"]),
         .testTarget(
             name: "ChallengeFlowsTests",
-            dependencies: ["Basics", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
+            dependencies: ["Platform", "ChallengeFlows", "ChallengeCrypto", "LosslessJSON", "CognitoChallengeTesting"]
         ),
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
-                "Basics", "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON",
+                "Platform", "Basics", "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON",
                 "CognitoChallengeTesting", "TestSupport", "Invoker", "ChallengeCrypto",
             ]
         ),
         .testTarget(
             name: "PasskeyChallengeTests",
             dependencies: [
-                "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
-                "ServiceClients", "CognitoTriggers", "LosslessJSON", "Invoker", "Basics", "TestSupport",
+                "Platform", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
+                "ServiceClients", "CognitoTriggers", "LosslessJSON", "Invoker", "TestSupport",
             ]
         ),
         .testTarget(
             name: "LambdaRuntimeTests",
-            dependencies: ["Basics", "LambdaRuntime", "CurlHTTP", "Invoker", "LosslessJSON", "echo-bootstrap", .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: ["Platform", "Basics", "LambdaRuntime", "CurlHTTP", "Invoker", "LosslessJSON", "echo-bootstrap", .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(
             name: "BootstrapTests",
@@ -132,7 +132,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Basics", "CurlHTTP", "LosslessJSON", "Invoker", "ChallengeFlows", "ChallengeCrypto", "ServiceClients"],
+            dependencies: ["Platform", "CurlHTTP", "LosslessJSON", "Invoker", "ChallengeFlows", "ChallengeCrypto", "ServiceClients"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AWSClientTests", dependencies: ["Basics", "ServiceClients", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
@@ -147,21 +147,21 @@ let package = Package(
         ),
         .testTarget(
             name: "ChallengeStateStoreTests",
-            dependencies: ["Basics", "ChallengeFlows", "ServiceClients", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
+            dependencies: ["Platform", "Basics", "ChallengeFlows", "ServiceClients", "CurlHTTP", "LosslessJSON", "ChallengeCrypto", "TestSupport"]
         ),
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
-                "CognitoTriggers", "CognitoChallengeTesting", "ChallengeFlows", "ServiceClients", "ChallengeCrypto", "LosslessJSON",
-                "Basics", "TestSupport",
+                "Platform", "CognitoTriggers", "CognitoChallengeTesting", "ChallengeFlows", "ServiceClients", "ChallengeCrypto", "LosslessJSON",
+                "TestSupport",
             ]
         ),
         .testTarget(
-            name: "InvokerTests", dependencies: ["Basics", "Invoker", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            name: "InvokerTests", dependencies: ["Platform", "Invoker", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["ChallengeFlows", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport", "Invoker"],
+            dependencies: ["Platform", "ChallengeFlows", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport", "Invoker"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(
@@ -179,7 +179,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
         "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows",
     ],
     "Function/Effects": [
-        "CCurl", "COpenSSL", "CurlHTTP", "LambdaRuntime", "ServiceClients",
+        "CCurl", "COpenSSL", "Platform", "CurlHTTP", "LambdaRuntime", "ServiceClients",
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [

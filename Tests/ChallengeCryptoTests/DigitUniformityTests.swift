@@ -1,4 +1,5 @@
 import ChallengeCrypto
+import Platform
 import Testing
 
 /// Chi-square goodness-of-fit checks that `SystemRandom` digits are uniform.

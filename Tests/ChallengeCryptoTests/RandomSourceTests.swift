@@ -1,4 +1,5 @@
 import ChallengeCrypto
+import Platform
 import Testing
 
 @Suite struct SystemRandomTests {

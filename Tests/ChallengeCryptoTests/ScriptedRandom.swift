@@ -1,5 +1,5 @@
-import Basics
 import ChallengeCrypto
+import Platform
 
 /// A `RandomSource` that hands out the bytes a test scripted, so the test decides every draw.
 /// It throws when the script runs out, so a loop that keeps drawing cannot hang.

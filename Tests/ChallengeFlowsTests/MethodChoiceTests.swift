@@ -32,7 +32,8 @@ struct MethodChoiceTests {
             step.expectedAnswer(
                 publicParameters: choice.publicParameters,
                 context: StepContext(
-                    user: Fixture.jane, userAttributes: [:], now: Fixture.now, policy: try ChallengePolicy(),
+                    user: Fixture.jane, userAttributes: [:], now: Fixture.now, random: SeededRandom(seed: 1),
+                    policy: try ChallengePolicy(),
                     clientMetadata: metadata))
         }
         #expect(try expected([:]) == "email-code")

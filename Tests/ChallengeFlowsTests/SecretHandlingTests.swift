@@ -10,7 +10,8 @@ struct SecretHandlingTests {
         let secretText = String("short-secret-never-printed-abcdefgh".prefix(length))
         let error = try #require(throws: ConfigurationError.self) {
             try ChallengeFlowEngine(
-                flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(), secret: Array(secretText.utf8))
+                flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(), secret: Array(secretText.utf8),
+                random: SeededRandom(seed: 1))
         }
         #expect(error.description.contains("CODE_HASH_SECRET"))
         #expect(error.description.contains("\(length) bytes"))
@@ -22,7 +23,8 @@ struct SecretHandlingTests {
     @Test("a 32-byte secret of varied bytes is accepted")
     func thirtyTwoBytes() throws {
         let engine = try ChallengeFlowEngine(
-            flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(), secret: Array(0..<32))
+            flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(), secret: Array(0..<32),
+            random: SeededRandom(seed: 1))
         #expect(engine.flow.description == "email-code")
         #expect(ChallengeKeys.minimumLength == 32)
     }
@@ -59,7 +61,8 @@ struct SecretHandlingTests {
     @Test("a flow with a CAPTCHA step needs a catalog", arguments: ["captcha", "captcha-email-code", "srp+email-code+captcha"])
     func captchaWithoutCatalog(flow: String) throws {
         let error = try #require(throws: ConfigurationError.self) {
-            try ChallengeFlowEngine(flow: SignInFlow(parsing: flow), policy: ChallengePolicy(), secret: Fixture.secret)
+            try ChallengeFlowEngine(flow: SignInFlow(parsing: flow), policy: ChallengePolicy(), secret: Fixture.secret,
+                random: SeededRandom(seed: 1))
         }
         guard case .missing(let variable, _) = error else {
             Issue.record("expected .missing, got \(error)")

@@ -1,5 +1,5 @@
-import Basics
 import ChallengeCrypto
+import Platform
 
 /// A deterministic ``RandomSource`` (SplitMix64), so that codes and CAPTCHA picks are the same on every run.
 final class SeededRandom: RandomSource {

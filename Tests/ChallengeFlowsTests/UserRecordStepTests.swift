@@ -83,7 +83,7 @@ struct UserRecordStepTests {
         func context(_ name: String) throws -> StepContext {
             StepContext(
                 user: UserIdentity(userPoolId: "pool", userName: name), userAttributes: [:], now: Fixture.now,
-                policy: try ChallengePolicy())
+                random: SeededRandom(seed: 1), policy: try ChallengePolicy())
         }
         let jane = try context("jane")
         #expect(jane.decoyBytes(for: "a", count: 70) == (try context("JANE")).decoyBytes(for: "a", count: 70))

@@ -1,6 +1,6 @@
-import Basics
 import ChallengeFlows
 import Foundation
+import Platform
 import ServiceClients
 import Synchronization
 import Testing

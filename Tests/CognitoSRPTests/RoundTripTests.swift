@@ -1,5 +1,6 @@
 import ChallengeCrypto
 import CognitoSRP
+import Platform
 import Testing
 
 /// A Swift client signing in against a Swift server, with fresh randomness.

@@ -1,7 +1,7 @@
-import Basics
 import ChallengeCrypto
 import LocalUserPool
 import LosslessJSON
+import Platform
 import Testing
 
 @Suite struct CognitoTokenIssuerTests {

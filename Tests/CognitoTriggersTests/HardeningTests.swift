@@ -4,6 +4,7 @@ import CognitoTriggers
 import Foundation
 import Invoker
 import LosslessJSON
+import Platform
 import ServiceClients
 import TestSupport
 import Testing
@@ -102,7 +103,7 @@ import Glibc
     static func engine(current: String, decoy: String? = nil) throws -> ChallengeFlowEngine {
         try ChallengeFlowEngine(
             flow: SignInFlow(parsing: "email-code"), policy: ChallengePolicy(),
-            keys: ChallengeKeys(current: Array(current.utf8), decoy: decoy.map { Array($0.utf8) }))
+            keys: ChallengeKeys(current: Array(current.utf8), decoy: decoy.map { Array($0.utf8) }), random: SystemRandom())
     }
 
     static func decoy(_ engine: ChallengeFlowEngine, for userName: String) throws -> String {

@@ -4,6 +4,7 @@ import CognitoTriggers
 import Foundation
 import Invoker
 import LosslessJSON
+import Platform
 import ServiceClients
 import Synchronization
 import TestSupport
@@ -94,7 +95,7 @@ struct MessagingStepsTests {
         // The token's signature checks out, but it was issued for another key.
         let (forged, _) = try MagicLinkToken.issue(
             key: Array("not the deployment's key, 32 bytes...".utf8), keyID: "attacker", userPoolId: "us-east-1_EXAMPLE",
-            userName: "jane", stepIndex: 0, expiresAt: CorpusEvent.now + 100)
+            userName: "jane", stepIndex: 0, expiresAt: CorpusEvent.now + 100, random: SystemRandom())
         #expect(try !verify(handler, jane, answer: forged), "a token made with another key")
 
         clock.advance(181)

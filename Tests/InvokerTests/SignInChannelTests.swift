@@ -1,8 +1,8 @@
-import Basics
 import ChallengeFlows
 import Foundation
 import Invoker
 import LosslessJSON
+import Platform
 import Testing
 
 /// Scripted sign-ins with the text-message and sign-in-link steps, through the real triggers in this process; the

@@ -1,6 +1,6 @@
-import Basics
 import Foundation
 import Invoker
+import Platform
 import Testing
 
 /// Lines a command wrote, captured instead of printed.

@@ -2,6 +2,7 @@ import Basics
 import Foundation
 import Invoker
 import LambdaRuntime
+import Platform
 import Testing
 
 /// `LambdaContext.afterDelivery`: work that runs once the answer is delivered and before the next event is taken.

@@ -2,6 +2,7 @@ import Basics
 import Foundation
 import Invoker
 import LambdaRuntime
+import Platform
 import Testing
 
 /// `RuntimeAPIEmulator.nextRequest(after:)`: waiting for the runtime's next `GET next`.

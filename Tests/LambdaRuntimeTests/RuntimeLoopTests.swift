@@ -2,6 +2,7 @@ import Foundation
 import Invoker
 import LambdaRuntime
 import Basics
+import Platform
 import Testing
 
 /// The loop, run in this process, against the Runtime API emulator on 127.0.0.1. Serialized: the loop sets

@@ -2,6 +2,7 @@ import Foundation
 import Invoker
 import LambdaRuntime
 import Basics
+import Platform
 
 /// Runs `body`, giving up (and cancelling it) after `limit`; nil when time ran out.
 func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {

@@ -1,4 +1,5 @@
 import ChallengeCrypto
+import Platform
 import Testing
 
 @Suite struct MagicLinkTokenTests {
@@ -32,9 +33,11 @@ import Testing
         #expect(first.token != second.token)
         #expect(first.digest != second.digest)
         let real = try MagicLinkToken.issue(
-            key: Fixtures.key, keyID: "k2024", userPoolId: Fixtures.pool, userName: Fixtures.user, stepIndex: 0, expiresAt: Fixtures.expiresAt)
+            key: Fixtures.key, keyID: "k2024", userPoolId: Fixtures.pool, userName: Fixtures.user, stepIndex: 0, expiresAt: Fixtures.expiresAt,
+            random: SystemRandom())
         let again = try MagicLinkToken.issue(
-            key: Fixtures.key, keyID: "k2024", userPoolId: Fixtures.pool, userName: Fixtures.user, stepIndex: 0, expiresAt: Fixtures.expiresAt)
+            key: Fixtures.key, keyID: "k2024", userPoolId: Fixtures.pool, userName: Fixtures.user, stepIndex: 0, expiresAt: Fixtures.expiresAt,
+            random: SystemRandom())
         #expect(real.token != again.token)
     }
 

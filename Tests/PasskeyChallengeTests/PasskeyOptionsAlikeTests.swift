@@ -3,6 +3,7 @@ import ChallengeFlows
 import CognitoChallengeTesting
 import CognitoTriggers
 import LosslessJSON
+import Platform
 import Testing
 
 /// Create's answer must not tell whether a user exists or has passkeys: the options name no credential for anyone
@@ -80,7 +81,7 @@ struct PasskeyOptionsAlikeTests {
         let step = PasskeyStep(settings: PasskeySettings(relyingParty: PasskeyRig.relyingParty))
         let context = StepContext(
             user: UserIdentity(userPoolId: PasskeyRig.userPoolId, userName: "jane"), userAttributes: [:],
-            now: PasskeyRig.now, policy: try ChallengePolicy())
+            now: PasskeyRig.now, random: SystemRandom(), policy: try ChallengePolicy())
         let made = try step.create(context)
         guard case .answer(let challenge) = made.sealing else {
             Issue.record("the challenge is sealed as the answer")

@@ -1,10 +1,10 @@
-import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoChallengeTesting
 import CognitoTriggers
 import Invoker
 import LosslessJSON
+import Platform
 import ServiceClients
 import TestSupport
 import Testing

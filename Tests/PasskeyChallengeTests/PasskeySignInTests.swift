@@ -1,4 +1,3 @@
-import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoChallengeTesting
@@ -6,6 +5,7 @@ import CognitoTriggers
 import Foundation
 import Invoker
 import LosslessJSON
+import Platform
 import TestSupport
 import Testing
 

@@ -1,9 +1,9 @@
-import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoChallengeTesting
 import CognitoTriggers
 import LosslessJSON
+import Platform
 import ServiceClients
 import Testing
 

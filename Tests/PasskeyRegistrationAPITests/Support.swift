@@ -1,8 +1,8 @@
-import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoTriggers
 import LosslessJSON
+import Platform
 import ServiceClients
 import TestSupport
 

@@ -1,5 +1,5 @@
-import Basics
 import Foundation
+import Platform
 import Testing
 
 /// Something from outside the package that a test needs and `.ci/setup --test` installs: a program on PATH or a

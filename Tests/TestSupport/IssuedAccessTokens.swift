@@ -1,6 +1,6 @@
-import Basics
 import ChallengeCrypto
 import LosslessJSON
+import Platform
 import ServiceClients
 
 /// Cognito as the passkey API's tests need it: the access tokens a test issues are live until it revokes them, and

@@ -1,7 +1,7 @@
-import Basics
 import ChallengeFlows
 import Invoker
 import LosslessJSON
+import Platform
 
 /// The Verify event Cognito sends after `create`: the same user and attributes, the private parameters Create
 /// returned, `answer`, and `clientMetadata` when given (RespondToAuthChallenge's, which Verify sees).

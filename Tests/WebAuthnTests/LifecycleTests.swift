@@ -2,6 +2,7 @@ import ChallengeCrypto
 @testable import ChallengeFlows
 import CognitoChallengeTesting
 import LosslessJSON
+import Platform
 import Testing
 
 /// A passkey's life against SoftwareAuthenticator, through the options JSON a relying party sends: registration under

@@ -1,6 +1,7 @@
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoTriggers
+import Platform
 
 /// Drives a flow the way Cognito drives the three triggers, so that steps (built-in or your own) can be tested as
 /// they will run: Define; for each custom challenge Create (retried as often as ``createCallsPerChallenge`` says)
@@ -213,7 +214,8 @@ public struct SignInSimulator {
     public func rightAnswer(to issued: IssuedChallenge) -> String? {
         let step = engine.step(for: issued.kind) ?? engine.flow.steps[issued.seal.stepIndex]
         let context = StepContext(
-            user: user, userAttributes: attributes, userNotFound: userNotFound, now: now, policy: engine.policy,
+            user: user, userAttributes: attributes, userNotFound: userNotFound, now: now, random: SystemRandom(),
+            policy: engine.policy,
             stepIndex: issued.seal.stepIndex, attempt: nil, seal: issued.seal, clientMetadata: clientMetadata)
         return step.expectedAnswer(publicParameters: issued.publicParameters, context: context) ?? delivered.last?.code
     }

@@ -1,4 +1,5 @@
 import ChallengeCrypto
+import Platform
 
 /// The client's side of one SRP sign-in, as pycognito's `AWSSRP` computes it: it sends `SRP_A` and answers the
 /// PASSWORD_VERIFIER challenge with a signature.

@@ -1,4 +1,5 @@
 import ChallengeCrypto
+import Platform
 
 /// The user pool's side of one SRP sign-in: it answers the client's `SRP_A` with `SRP_B` and `SALT`, then checks
 /// the client's `PASSWORD_CLAIM_SIGNATURE`. The caller issues `SECRET_BLOCK` and must check that the claim returns

@@ -1,4 +1,5 @@
 import ChallengeCrypto
+import Platform
 
 /// What a user pool stores instead of a password: a salt and the verifier v = g^x mod N, where
 /// x = H(salt ‖ H(poolName ‖ userId ‖ ":" ‖ password)).

@@ -3,6 +3,7 @@ import CognitoSRP
 import Foundation
 import Invoker
 import LosslessJSON
+import Platform
 
 /// A local Cognito user pool with one app client: it answers the Cognito Identity Provider operations, runs SRP
 /// itself, drives the custom-auth triggers through a ``TriggerTransport`` the way Cognito does, and signs tokens

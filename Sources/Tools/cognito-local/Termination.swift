@@ -1,6 +1,6 @@
-import Basics
 import Dispatch
 import Foundation
+import Platform
 
 /// Returns when SIGINT or SIGTERM arrives.
 func waitForTermination() async {

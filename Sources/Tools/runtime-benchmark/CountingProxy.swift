@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Basics
 import Foundation
+import Platform
 
 /// An HTTP/1.1 front on 127.0.0.1 for a local server (moto's DynamoDB) that counts what its client does: the
 /// connections it opens and the requests it sends over them (its round trips), by the operation their `X-Amz-Target`

@@ -1,6 +1,7 @@
 import Basics
 import ChallengeFlows
 import LosslessJSON
+import Platform
 import ServiceClients
 
 /// Answers any of the three custom-auth triggers: reads the event, asks the flow engine, delivers a code when one

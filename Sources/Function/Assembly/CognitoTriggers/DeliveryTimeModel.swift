@@ -5,6 +5,7 @@ import Darwin
 #endif
 
 import ChallengeCrypto
+import Platform
 
 /// How long code deliveries take, so that a Create that sends nothing (an unknown user, or one without a usable
 /// address) can take as long as one that sends a code.

@@ -1,6 +1,7 @@
 import Basics
 import ChallengeCrypto
 import ChallengeFlows
+import Platform
 
 extension TriggerConfiguration {
     /// The variables ``passkeySettings(in:)`` reads.

@@ -1,6 +1,6 @@
-import Basics
 import ChallengeCrypto
 import ChallengeFlows
+import Platform
 import ServiceClients
 
 /// The limits applied to one store. Field names are short: they are stored in every record.

@@ -1,6 +1,7 @@
 import Basics
 import ChallengeFlows
 import LosslessJSON
+import Platform
 
 /// Whether and where the sign-in funnel's metrics go (`METRICS`, `METRICS_NAMESPACE`), and the function they are of
 /// (`AWS_LAMBDA_FUNCTION_NAME`, which Lambda sets).

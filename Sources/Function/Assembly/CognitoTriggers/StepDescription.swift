@@ -2,6 +2,7 @@ import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import LosslessJSON
+import Platform
 
 /// What a bootstrap says about itself to the local tools, instead of serving invocations: the steps it registers,
 /// and the answer a step expects to a challenge. Lambda never sets either switch, so a deployed function is never

@@ -2,6 +2,7 @@ import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import LosslessJSON
+import Platform
 import ServiceClients
 
 /// Everything the triggers need, read once from the environment at start-up.
@@ -235,7 +236,7 @@ public struct TriggerConfiguration: Sendable {
 
     /// The decision engine this configuration describes.
     public func makeEngine() throws(ConfigurationError) -> ChallengeFlowEngine {
-        try ChallengeFlowEngine(flow: flow, policy: policy, keys: keys, stepUp: captchaStepUp)
+        try ChallengeFlowEngine(flow: flow, policy: policy, keys: keys, random: SystemRandom(), stepUp: captchaStepUp)
     }
 
     /// The built-in steps that live in modules of their own, built on the public step API: `magic-link`,

@@ -1,4 +1,3 @@
-import Basics
 import COpenSSL
 
 /// SHA-256 on OpenSSL's plain SHA-256 functions, which need no allocation and cannot fail.

@@ -22,7 +22,7 @@ public struct ChallengeFlowEngine: Sendable {
     /// An engine for `flow`, with `stepUp` as the CAPTCHA it may put in front of a step that proves identity;
     /// throws when one of its steps cannot work as configured.
     public init(
-        flow: SignInFlow, policy: ChallengePolicy, keys: ChallengeKeys, random: any RandomSource = SystemRandom(),
+        flow: SignInFlow, policy: ChallengePolicy, keys: ChallengeKeys, random: any RandomSource,
         stepUp: CaptchaStep? = nil
     ) throws(ConfigurationError) {
         for step in flow.allSteps { try step.checkConfiguration(in: flow) }
@@ -38,7 +38,7 @@ public struct ChallengeFlowEngine: Sendable {
 
     /// An engine whose only key is `secret` (no rotation in progress, decoys derived from `secret`).
     public init(
-        flow: SignInFlow, policy: ChallengePolicy, secret: [UInt8], random: any RandomSource = SystemRandom()
+        flow: SignInFlow, policy: ChallengePolicy, secret: [UInt8], random: any RandomSource
     ) throws(ConfigurationError) {
         try self.init(flow: flow, policy: policy, keys: ChallengeKeys(current: secret), random: random)
     }

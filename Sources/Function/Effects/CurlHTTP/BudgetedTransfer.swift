@@ -1,4 +1,5 @@
 import Basics
+import Platform
 
 /// How a request sent within a time budget ended (``CurlSession/perform(_:within:connectTimeout:isRetryable:)``).
 public enum BudgetedOutcome: Sendable {

@@ -1,4 +1,5 @@
 import Basics
+import Platform
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
-import Basics
 import LosslessJSON
+import Platform
 
 #if canImport(Glibc)
 import Glibc

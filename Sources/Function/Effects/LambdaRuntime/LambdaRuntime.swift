@@ -1,5 +1,5 @@
-import Basics
 import CurlHTTP
+import Platform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

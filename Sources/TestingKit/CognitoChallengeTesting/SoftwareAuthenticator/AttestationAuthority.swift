@@ -1,5 +1,6 @@
 import ChallengeCrypto
 import COpenSSL
+import Platform
 
 /// A requirement of WebAuthn §8.2.1 (packed attestation certificates) that a made certificate breaks on purpose, so
 /// that a relying party's refusal can be tested.

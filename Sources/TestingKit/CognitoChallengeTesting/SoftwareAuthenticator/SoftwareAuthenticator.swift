@@ -1,5 +1,6 @@
 import ChallengeCrypto
 import LosslessJSON
+import Platform
 
 /// A software passkey authenticator together with the browser's part of the WebAuthn ceremonies: it takes the
 /// options JSON a relying party sends and returns the response JSON a browser's `PublicKeyCredential.toJSON()`

@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Basics
 import Foundation
+import Platform
 
 /// How a child process ended, in the words Lambda uses: `exit status 1`, `signal: killed`.
 public struct ProcessTermination: Sendable, Equatable, CustomStringConvertible {

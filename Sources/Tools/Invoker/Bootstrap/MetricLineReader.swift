@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Basics
 import Foundation
+import Platform
 
 /// Reads a bootstrap's standard output on a thread of its own until it ends: metric lines (embedded metric format,
 /// `{"_aws":…`) are kept for the invocation they belong to, anything else goes on to this process's standard error.

@@ -3,6 +3,7 @@ import ChallengeFlows
 import CognitoTriggers
 import Foundation
 import LosslessJSON
+import Platform
 import ServiceClients
 
 /// The configuration a local run uses, layered (later wins): the embedded ``LocalDefaults``, the process

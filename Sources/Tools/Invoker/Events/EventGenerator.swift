@@ -1,6 +1,6 @@
-import Basics
 import ChallengeFlows
 import LosslessJSON
+import Platform
 import ServiceClients
 
 /// Builds a realistic event for any trigger at any point of a flow. Earlier custom challenges in the session are

@@ -1,7 +1,7 @@
-import Basics
 import ChallengeFlows
 import Foundation
 import LosslessJSON
+import Platform
 import ServiceClients
 
 /// An event file read for invocation, checked just enough to give a clear error before anything runs: it exists,

@@ -1,9 +1,9 @@
-import Basics
 import ChallengeCrypto
 import CognitoTriggers
 import Foundation
 import LosslessJSON
 import NIOHTTP1
+import Platform
 import ServiceClients
 
 /// A local stand-in for Cognito's `GetUser`, for the local tools that play Cognito without a user pool (`sign-in`,

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-import Basics
 import Foundation
+import Platform
 
 /// A TCP port nobody listens on, for a server that must be told its port before it starts (moto, or a pool whose
 /// origin goes into the function's settings).

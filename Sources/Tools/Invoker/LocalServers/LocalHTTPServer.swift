@@ -1,7 +1,7 @@
-import Basics
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Platform
 
 /// What a ``LocalHTTPServer`` sends back for one request; the server adds `Content-Length`.
 public protocol LocalHTTPAnswer: Sendable {

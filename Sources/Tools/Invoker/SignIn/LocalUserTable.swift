@@ -1,5 +1,5 @@
-import Basics
 import LosslessJSON
+import Platform
 import ServiceClients
 
 /// A user the local sign-in knows: what Cognito's user pool would hold.

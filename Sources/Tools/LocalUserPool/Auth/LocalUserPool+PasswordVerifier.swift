@@ -2,6 +2,7 @@ import ChallengeCrypto
 import ChallengeFlows
 import CognitoSRP
 import LosslessJSON
+import Platform
 
 extension LocalUserPool {
     /// Random bytes in a `SECRET_BLOCK`.

@@ -1,5 +1,6 @@
 import ChallengeCrypto
 import CognitoSRP
+import Platform
 
 /// Sign-in sessions waiting for the client's answer, under opaque random strings. Each string works once and only
 /// until it expires; a used or expired string is told apart from one never issued.

@@ -1,5 +1,6 @@
 import ChallengeCrypto
 import LosslessJSON
+import Platform
 
 /// Issues ID, access and refresh tokens with the claims Amazon Cognito puts in them, for one app client of a local
 /// user pool.

@@ -2,6 +2,7 @@ import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import LosslessJSON
+import Platform
 import ServiceClients
 
 /// The passkey registration API (WebAuthn §7.1) behind an API Gateway HTTP API with a JWT authorizer over the user

@@ -18,7 +18,7 @@ public enum MagicLinkToken {
     /// ``digest(ofNonce:)`` of the verdict's nonce: then only the latest link works, and only once.
     public static func issue(
         key: [UInt8], keyID: String, userPoolId: String, userName: String, stepIndex: Int, expiresAt: Int64,
-        random: some RandomSource = SystemRandom()
+        random: some RandomSource
     ) throws(MagicLinkTokenError) -> (token: String, digest: [UInt8]) {
         guard key.count >= minimumKeyByteCount else { throw .keyTooShort(byteCount: key.count) }
         guard isKeyID(keyID.utf8) else { throw .invalidKeyID(keyID) }

@@ -41,7 +41,7 @@ public struct StepContext: Sendable {
     /// is public here, so only a test may rely on it; the engine always passes keys derived from its secret.
     public init(
         user: UserIdentity, userAttributes: [String: String], userNotFound: Bool = false, now: Int64,
-        random: any RandomSource = SystemRandom(), policy: ChallengePolicy, stepIndex: Int = 0, attempt: Int? = 1,
+        random: any RandomSource, policy: ChallengePolicy, stepIndex: Int = 0, attempt: Int? = 1,
         seal: ChallengeSeal? = nil, clientMetadata: [String: String] = [:],
         keys: StepKeys = StepKeys(current: ("test", Array("StepContext test key, never for production".utf8))),
         userRecord: [String: String]? = nil

@@ -1,5 +1,5 @@
-import Basics
 import CurlHTTP
+import Platform
 
 /// One AWS service endpoint as this package calls it: requests signed with Signature Version 4, sent over one
 /// kept-alive libcurl connection, each ending, answered or not, within a time budget. SES, SNS, SSM and DynamoDB

@@ -1,5 +1,6 @@
 import Basics
 import CurlHTTP
+import Platform
 
 /// Checks CAPTCHA widget tokens with the provider's `siteverify` API over one kept-alive libcurl connection.
 ///

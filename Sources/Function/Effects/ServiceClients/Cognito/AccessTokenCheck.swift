@@ -1,7 +1,7 @@
-import Basics
 import ChallengeCrypto
 import CurlHTTP
 import LosslessJSON
+import Platform
 
 /// A Cognito access token that Cognito itself accepted: genuine, unexpired and not revoked, with the user it names.
 public struct ProvenAccessToken: Sendable, Equatable {

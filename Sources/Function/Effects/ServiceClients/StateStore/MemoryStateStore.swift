@@ -1,5 +1,5 @@
-import Basics
 import ChallengeFlows
+import Platform
 
 /// A ``StateStore`` in this process's memory, for tests and local runs: safe to share between threads, gone when
 /// the process ends. Expired records stay until overwritten, as DynamoDB's lazy TTL leaves them.

@@ -1,5 +1,6 @@
 import Basics
 import NIOCore
+import Platform
 
 /// Pairs invocations from `invoke` callers with the runtime's `GET next` requests, one at a time, and tracks each
 /// invocation until its answer, its timeout, or shutdown; counts the `GET next` requests, for callers that wait for

@@ -1,4 +1,4 @@
-import Basics
+import Platform
 
 /// A local Runtime API (2018-06-01) for one function, over HTTP on 127.0.0.1.
 ///

@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-import Basics
 import ChallengeFlows
 import LosslessJSON
+import Platform
 
 /// Delivers codes to a local file, one JSON line per message: the inbox of local development and tests.
 ///

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-import Basics
+import Platform
 
 /// A file only this user may read, appended to in one `write` per call with `O_APPEND`, so that concurrent writers
 /// never interleave within a line. It is created with mode 0600 when absent.

@@ -1,4 +1,3 @@
-import Basics
 import CurlHTTP
 
 /// An error answer from SNS: the HTTP status, and the `<Type>`, `<Code>` and `<Message>` of its
