@@ -150,14 +150,14 @@ struct AttestationAuthority: Sendable, Equatable {
         guard ASN1_INTEGER_set_uint64(X509_get_serialNumber(certificate), serialNumber) == 1,
             X509_gmtime_adj(X509_getm_notBefore(certificate), -60) != nil,
             X509_gmtime_adj(X509_getm_notAfter(certificate), 10 * 365 * 24 * 3600) != nil,
-            X509_set_pubkey(certificate, publicKey.key) == 1
+            X509_set_pubkey(certificate, publicKey.key.pointer) == 1
         else { throw .openSSL(operation: "fill in the certificate's serial, validity and key") }
         try setName(subject, on: certificate, with: X509_set_subject_name)
         try setName(issuer, on: certificate, with: X509_set_issuer_name)
         for (oid, critical, value) in extensions {
             try addExtension(oid: oid, critical: critical, value: value, to: certificate)
         }
-        guard X509_sign(certificate, signer.key, EVP_sha256()) > 0 else {
+        guard X509_sign(certificate, signer.key.pointer, EVP_sha256()) > 0 else {
             throw .openSSL(operation: "sign the certificate")
         }
         return try DER.write("the certificate") { i2d_X509(certificate, $0) }

@@ -1,3 +1,4 @@
+import ChallengeCrypto
 import COpenSSL
 
 /// What an attestation statement proved.
@@ -180,12 +181,12 @@ final class Certificate {
     }
 
     /// The subject public key.
-    func publicKey() throws(WebAuthnError) -> PublicKeyHandle {
+    func publicKey() throws(WebAuthnError) -> OpenSSLKey {
         guard let key = X509_get_pubkey(certificate) else {
             ERR_clear_error()
             throw .attestation("the attestation certificate's public key cannot be read")
         }
-        return PublicKeyHandle(taking: key)
+        return OpenSSLKey(taking: key)
     }
 
     /// The requirements of §8.2.1 for a packed attestation certificate: version 3; subject C, O, OU "Authenticator

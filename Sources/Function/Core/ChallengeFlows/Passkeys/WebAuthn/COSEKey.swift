@@ -1,44 +1,16 @@
+import ChallengeCrypto
 import COpenSSL
 
-/// Owns one OpenSSL public key (`EVP_PKEY`) and frees it with the last reference.
-///
-/// `@unchecked Sendable`: the key is never changed after it is made, OpenSSL 3 allows concurrent reads of an
-/// `EVP_PKEY`, and every check runs in its own `EVP_MD_CTX`.
-final class PublicKeyHandle: @unchecked Sendable {
-    let key: OpaquePointer
-
-    /// Takes ownership of `key`.
-    init(taking key: OpaquePointer) {
-        self.key = key
-    }
-
-    deinit {
-        EVP_PKEY_free(key)
-    }
-
-    /// OpenSSL's type of the key (`EVP_PKEY_EC`, `EVP_PKEY_ED25519`, `EVP_PKEY_RSA`, …).
-    var type: Int32 { EVP_PKEY_get_base_id(key) }
-
+extension OpenSSLKey {
     /// True when `signature` is this key's signature of `message` under COSE algorithm `algorithm`: ES256 (DER
     /// ECDSA over SHA-256), RS256 (RSASSA-PKCS1-v1_5 over SHA-256) or EdDSA (Ed25519 over the message itself).
     /// False too when the key is not of the algorithm's type.
     func verify(_ signature: [UInt8], of message: [UInt8], algorithm: Int) -> Bool {
-        let digest: OpaquePointer?
-        switch (algorithm, type) {
-        case (COSEKey.es256, EVP_PKEY_EC), (COSEKey.rs256, EVP_PKEY_RSA): digest = EVP_sha256()
-        case (COSEKey.edDSA, EVP_PKEY_ED25519): digest = nil
-        default: return false
+        switch (algorithm, baseType) {
+        case (COSEKey.es256, EVP_PKEY_EC), (COSEKey.rs256, EVP_PKEY_RSA): verify(signature, of: message, digest: .sha256)
+        case (COSEKey.edDSA, EVP_PKEY_ED25519): verify(signature, of: message, digest: .none)
+        default: false
         }
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, digest, nil, key) == 1 else {
-            ERR_clear_error()
-            return false
-        }
-        let verdict = EVP_DigestVerify(context, signature, signature.count, message, message.count)
-        // A failed check leaves an error on OpenSSL's thread-local queue; drop it so it is not blamed on a later call.
-        ERR_clear_error()
-        return verdict == 1
     }
 }
 
@@ -56,7 +28,7 @@ struct COSEKey: Sendable {
 
     /// The COSE algorithm (`3`).
     let algorithm: Int
-    let publicKey: PublicKeyHandle
+    let publicKey: OpenSSLKey
 
     /// Reads COSE_Key bytes (one CBOR map, nothing after it).
     init(bytes: [UInt8]) throws(WebAuthnError) {
@@ -93,7 +65,7 @@ struct COSEKey: Sendable {
                 ERR_clear_error()
                 throw .malformed("OpenSSL refused the Ed25519 public key")
             }
-            publicKey = PublicKeyHandle(taking: key)
+            publicKey = OpenSSLKey(taking: key)
         case Self.rs256:
             guard keyType == 3 else { throw .malformed("RS256 COSE key of key type \(keyType), not RSA (3)") }
             guard let n = value[-1]?.bytesValue, let e = value[-2]?.bytesValue, !n.isEmpty, !e.isEmpty, e.count <= 8
@@ -110,7 +82,7 @@ struct COSEKey: Sendable {
     }
 
     /// A P-256 public key from an uncompressed point, refused unless the point is on the curve.
-    private static func p256Key(point: [UInt8]) throws(WebAuthnError) -> PublicKeyHandle {
+    private static func p256Key(point: [UInt8]) throws(WebAuthnError) -> OpenSSLKey {
         let key = fromData(type: "EC") { build in
             "prime256v1".withCString { curve in
                 point.withUnsafeBytes { pointBytes in
@@ -124,7 +96,7 @@ struct COSEKey: Sendable {
             }
         }
         guard let key else { throw .malformed("the P-256 public key is not a point on the curve") }
-        let handle = PublicKeyHandle(taking: key)
+        let handle = OpenSSLKey(taking: key)
         guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else {
             throw .malformed("OpenSSL could not check the P-256 public key")
         }
@@ -137,7 +109,7 @@ struct COSEKey: Sendable {
     }
 
     /// An RSA public key from big-endian modulus and exponent, refused below 2048 bits or with an even exponent.
-    private static func rsaKey(modulus: [UInt8], exponent: [UInt8]) throws(WebAuthnError) -> PublicKeyHandle {
+    private static func rsaKey(modulus: [UInt8], exponent: [UInt8]) throws(WebAuthnError) -> OpenSSLKey {
         // OSSL_PARAM numbers are in the machine's byte order.
         let nativeOrder = { (bytes: [UInt8]) in 1.littleEndian == 1 ? Array(bytes.reversed()) : bytes }
         let n = nativeOrder(modulus)
@@ -162,7 +134,7 @@ struct COSEKey: Sendable {
             }
         }
         guard let key else { throw .malformed("OpenSSL refused the RSA public key") }
-        let handle = PublicKeyHandle(taking: key)
+        let handle = OpenSSLKey(taking: key)
         let bits = Int(EVP_PKEY_get_bits(key))
         guard bits >= minimumRSABits, bits <= maximumRSABits else {
             throw .malformed("the RSA modulus has \(bits) bits; \(minimumRSABits) to \(maximumRSABits) are accepted")
