@@ -459,35 +459,3 @@ struct JSONParser {
         JSONParseError(offset: offset ?? index, path: path, reason: reason)
     }
 }
-
-extension UnsafeBufferPointer<UInt8> {
-    /// The offset of the first byte from `start` on that is a quote, a backslash, a control character or not ASCII
-    /// (`count` when there is none): where a plain run of ASCII ends, which JSON writes as it is and in which no line
-    /// breaks. Read eight bytes at a time, where a byte at a time costs about nine instructions a byte.
-    @inline(__always)
-    package func plainRunEnd(from start: Int) -> Int {
-        var offset = start
-        if let base = baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highBits: UInt64 = 0x8080_8080_8080_8080
-            while offset + 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
-                let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-                let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-                // A byte's high bit is set where the byte is a quote or a backslash (zero after the XOR), below 0x20,
-                // or 0x80 and above. A borrow sets bits only above the first such byte, and the first one is wanted.
-                let zeroQuote = (quote &- ones) & ~quote, zeroBackslash = (backslash &- ones) & ~backslash
-                let control = (word &- ones &* 0x20) & ~word
-                let found = (zeroQuote | zeroBackslash | control | word) & highBits
-                if found != 0 { return offset + found.trailingZeroBitCount / 8 }
-                offset += 8
-            }
-        }
-        while offset < count {
-            let byte = self[offset]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return offset }
-            offset += 1
-        }
-        return offset
-    }
-}

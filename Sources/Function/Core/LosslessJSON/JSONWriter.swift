@@ -130,42 +130,12 @@ extension JSONValue {
     private static func appendEscaping(_ utf8: UnsafeBufferPointer<UInt8>, to writer: inout BufferWriter) {
         var runStart = 0
         while true {
-            let index = firstByteToEscape(in: utf8, from: runStart)
+            let index = utf8.plainRunEnd(from: runStart, passingNonASCII: true)
             if runStart < index { writer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
             guard index < utf8.count else { return }
             writeEscape(utf8[index], to: &writer)
             runStart = index + 1
         }
-    }
-
-    /// The position of the first byte from `start` on that cannot stand for itself in a JSON string (a quote, a
-    /// backslash or a control character), or the end. Eight bytes are tested at once while none of them is one.
-    private static func firstByteToEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard let base = utf8.baseAddress else { return 0 }
-        var index = start
-        while index + 8 <= utf8.count {
-            guard !holdsByteToEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) else { break }
-            index += 8
-        }
-        while index < utf8.count {
-            let byte = base[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-            index += 1
-        }
-        return index
-    }
-
-    /// True when one of the eight bytes in `word` is below 0x20, a quote or a backslash. Some byte is below n
-    /// (n ≤ 0x80) exactly when a high bit survives `(word - n in every byte) & ~word`; an equal byte is one that is
-    /// zero after `^`.
-    private static func holdsByteToEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-        let below = (word &- ones &* 0x20) & ~word
-        let quote = (quotes &- ones) & ~quotes
-        let backslash = (backslashes &- ones) & ~backslashes
-        return (below | quote | backslash) & (ones &* 0x80) != 0
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
