@@ -8,8 +8,10 @@ final class BootstrapProcess: @unchecked Sendable {
     private let process = Process()
     private let errorOutput = Pipe()
     private let output = Pipe()
-    /// Standard output, read as it comes (a pipe left unread would stall a process that writes much) until it ends.
+    /// Standard output and error, read as they come (a pipe left unread would stall a process that writes much)
+    /// until they end.
     private let outputReader = OutputReader()
+    private let errorReader = OutputReader()
 
     static let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -33,6 +35,7 @@ final class BootstrapProcess: @unchecked Sendable {
         process.standardOutput = output
         try process.run()
         outputReader.start(output.fileHandleForReading)
+        errorReader.start(errorOutput.fileHandleForReading)
     }
 
     var processIdentifier: Int32 { process.processIdentifier }
@@ -57,7 +60,18 @@ final class BootstrapProcess: @unchecked Sendable {
     /// failing mid-way shows the log rather than waiting for an end that would not come.
     func standardError() -> String {
         if process.isRunning { terminate() }
-        return String(decoding: errorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return String(decoding: errorReader.wait(), as: UTF8.self)
+    }
+
+    /// Waits up to `limit` until standard error holds `text` (a log line the process writes at a known point): true
+    /// when it does.
+    func waitForStandardError(containing text: String, within limit: Duration = .seconds(60)) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !String(decoding: errorReader.readSoFar(), as: UTF8.self).contains(text) {
+            guard ContinuousClock.now < deadline, process.isRunning else { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return true
     }
 
     /// Everything written to standard output (the metric lines); call after the process ended.
@@ -78,14 +92,22 @@ final class BootstrapProcess: @unchecked Sendable {
 /// Reads a file handle to its end on a thread of its own.
 final class OutputReader: @unchecked Sendable {
     private var data = Data()
+    private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)
     private var finished = false
 
     func start(_ handle: FileHandle) {
         Thread { [self] in
-            data = handle.readDataToEndOfFile()
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                lock.withLock { data.append(chunk) }
+            }
             done.signal()
         }.start()
+    }
+
+    /// What has been read so far.
+    func readSoFar() -> Data {
+        lock.withLock { data }
     }
 
     /// Everything read, once the writer closed its end.
@@ -94,7 +116,7 @@ final class OutputReader: @unchecked Sendable {
             done.wait()
             finished = true
         }
-        return data
+        return readSoFar()
     }
 }
 

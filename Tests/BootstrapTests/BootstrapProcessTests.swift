@@ -162,14 +162,15 @@ extension Array where Element == UInt8 {
     @Test func sigtermDuringAnInvocationAnswersItThenExitsWithStatus0() async throws {
         let emulator = RuntimeAPIEmulator()
         let address = try await emulator.start()
-        let echo = try BootstrapProcess("echo-bootstrap", runtimeAPI: address, environment: [:])
+        // At DEBUG the echo handler logs "echoing N bytes" as it starts on an event: the sign that it has the event.
+        let echo = try BootstrapProcess("echo-bootstrap", runtimeAPI: address, environment: ["AWS_LAMBDA_LOG_LEVEL": "DEBUG"])
         guard case .ready = try await emulator.runtimeStart() else {
             Issue.record("the echo loop should ask for an invocation"); return
         }
         let slow = Task { await emulator.invoke(Array("\"slow\"".utf8), timeout: .seconds(20)).outcome }
         // SIGTERM must land while the event is being handled, not before the runtime has it (a SIGTERM while it
-        // waits for an event ends it at once): two and a half seconds leave room on a machine loaded by a test run.
-        try await Task.sleep(for: .milliseconds(2500))
+        // waits for an event ends it at once): the handler's own log line says it has begun.
+        #expect(try await echo.waitForStandardError(containing: "echoing 6 bytes"), "the handler never started")
         echo.terminate()
         #expect(await slow.value == .response(Array("\"slow\"".utf8)))
         #expect(try await echo.exitStatus() == 0)

@@ -139,30 +139,39 @@ import Glibc
     }
 }
 
-/// A delivery whose durations are drawn from a known distribution.
+/// A delivery whose durations are drawn from a known distribution, passed on the test's clock instead of slept.
 final class SlowDelivery: CodeDelivery, Sendable {
+    let clock: ManualMonotonicTime
+
+    init(clock: ManualMonotonicTime) {
+        self.clock = clock
+    }
+
     func deliver(_ message: CodeMessage) throws {
-        usleep(UInt32.random(in: 4_000...12_000))
+        clock.advance(by: .microseconds(Int.random(in: 4_000...12_000)))
     }
 }
 
-@Suite("Timing: a Create that sends nothing takes as long as one that sends", .serialized)
+/// The waits are the ones the handler asks of an injected clock, which moves only when a delivery or a pause moves
+/// it: the figures are the handler's decisions, not how busy the machine running the test is.
+@Suite("Timing: a Create that sends nothing takes as long as one that sends")
 struct DecoyTimingTests {
-    static func handler(decoyDelay: String, delivery: any CodeDelivery) throws -> CognitoTriggerHandler {
+    static func handler(decoyDelay: String, delivery: any CodeDelivery, time: ManualMonotonicTime) throws -> CognitoTriggerHandler {
         try CognitoTriggerHandler(
             configuration: TriggerConfiguration(environment: [
                 "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "DECOY_DELAY_MS": decoyDelay,
             ]),
-            delivery: delivery, clock: { CorpusEvent.now })
+            delivery: delivery, clock: { CorpusEvent.now }, time: time.time)
     }
 
     static let realCreate = (try? Data(contentsOf: CorpusEvent.eventsDirectory.appendingPathComponent("email-code/02-create-code.json"))).map(Array.init) ?? []
     static let unknownCreate = (try? Data(contentsOf: CorpusEvent.eventsDirectory.appendingPathComponent("email-code/13-create-user-not-found.json"))).map(Array.init) ?? []
 
-    static func milliseconds(_ handler: CognitoTriggerHandler, _ event: [UInt8]) throws -> Double {
-        let start = ContinuousClock.now
+    /// How far a Create moved the injected clock (its delivery or its pause), in milliseconds.
+    static func milliseconds(_ handler: CognitoTriggerHandler, _ event: [UInt8], on time: ManualMonotonicTime) throws -> Double {
+        let start = time.elapsed
         _ = try handler.handle(event)
-        let elapsed = start.duration(to: .now)
+        let elapsed = time.elapsed - start
         return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     }
 
@@ -175,8 +184,10 @@ struct DecoyTimingTests {
 
     @Test("before any delivery was timed, unknown users wait about DECOY_DELAY_MS, spread, not zero")
     func coldStartDelay() throws {
-        let handler = try Self.handler(decoyDelay: "20", delivery: RecordingDelivery())
-        let delays = try (0..<30).map { _ in try Self.milliseconds(handler, Self.unknownCreate) }.sorted()
+        let time = ManualMonotonicTime()
+        let handler = try Self.handler(decoyDelay: "20", delivery: RecordingDelivery(), time: time)
+        let delays = try (0..<30).map { _ in try Self.milliseconds(handler, Self.unknownCreate, on: time) }.sorted()
+        #expect(time.pauses.count == 30, "each unknown user's Create paused once")
         let median = delays[delays.count / 2]
         #expect((12...32).contains(median), "median \(median) ms: \(delays)")
         #expect(delays.last! - delays.first! > 4, "the delays spread: \(delays)")
@@ -184,14 +195,17 @@ struct DecoyTimingTests {
 
     @Test("after real deliveries, unknown users' Create times are distributed as real ones (KS test)")
     func measuredDistribution() throws {
-        let handler = try Self.handler(decoyDelay: "150", delivery: SlowDelivery())
-        for _ in 0..<16 { _ = try Self.milliseconds(handler, Self.realCreate) }
+        let time = ManualMonotonicTime()
+        let handler = try Self.handler(decoyDelay: "150", delivery: SlowDelivery(clock: time), time: time)
+        for _ in 0..<16 { _ = try Self.milliseconds(handler, Self.realCreate, on: time) }
         var real: [Double] = []
         var unknown: [Double] = []
         for _ in 0..<60 {
-            real.append(try Self.milliseconds(handler, Self.realCreate))
-            unknown.append(try Self.milliseconds(handler, Self.unknownCreate))
+            real.append(try Self.milliseconds(handler, Self.realCreate, on: time))
+            unknown.append(try Self.milliseconds(handler, Self.unknownCreate, on: time))
         }
+        // Far from the configured 150 ms: the pauses follow the measured deliveries, not DECOY_DELAY_MS.
+        #expect(unknown.allSatisfy { $0 < 20 }, "\(unknown.sorted())")
         // The critical value at α = 0.001 for two samples of 60 is 1.95 · √(2/60) ≈ 0.356.
         let statistic = Self.ksStatistic(real, unknown)
         #expect(statistic < 0.356, "KS statistic \(statistic); real \(real.sorted()); unknown \(unknown.sorted())")

@@ -3,6 +3,7 @@ import CognitoTriggers
 import Foundation
 import Invoker
 import LosslessJSON
+import Platform
 import ServiceClients
 import Synchronization
 import TestSupport
@@ -17,14 +18,14 @@ struct SignInLimitsTests {
 
     func handler(
         _ extra: [String: String] = [:], steps: [any ChallengeStep] = [], store: (any StateStore)? = nil,
-        delivery: RecordingDelivery? = nil
+        delivery: RecordingDelivery? = nil, time: MonotonicTime = .system
     ) throws -> CognitoTriggerHandler {
         let environment = [
             "CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox", "STATE_STORE": "memory",
         ].merging(extra) { $1 }
         return try CognitoTriggerHandler(
             configuration: TriggerConfiguration(environment: environment, steps: steps), delivery: delivery ?? self.delivery,
-            stateStore: store ?? self.store, clock: clock.read)
+            stateStore: store ?? self.store, clock: clock.read, time: time)
     }
 
     static func event(_ name: String) throws -> [UInt8] {

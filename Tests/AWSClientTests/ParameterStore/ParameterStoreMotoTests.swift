@@ -71,7 +71,8 @@ final class ParameterStoreMotoTests {
     }
 
     /// What a read adds to a cold start: a new client (a new connection) per read, as at init, and for comparison
-    /// reads over one kept-alive connection.
+    /// reads over one kept-alive connection. The figures are printed, not asserted: each read ending with its value
+    /// shows it ended within the client's own time budget, and how fast this machine is proves nothing more.
     @Test func latencyOfTwentyReads() throws {
         try moto.put("/cognito-challenge/latency", value: "latency-value-0123456789abcdef")
         let clock = ContinuousClock()
@@ -92,7 +93,6 @@ final class ParameterStoreMotoTests {
         print("Parameter Store read against moto on 127.0.0.1, 20 reads: median \(Self.ms(Self.median(fresh))) with a new client "
             + "each (min \(Self.ms(fresh.min()!)), max \(Self.ms(fresh.max()!))); median \(Self.ms(Self.median(kept))) over one "
             + "kept-alive connection")
-        #expect(Self.median(fresh) < ParameterStoreClient.defaultTimeBudget)
     }
 
     private static func ms(_ duration: Duration) -> String {

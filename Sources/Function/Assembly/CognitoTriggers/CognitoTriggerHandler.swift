@@ -13,6 +13,7 @@ public final class CognitoTriggerHandler {
     public let engine: ChallengeFlowEngine
     private let delivery: any CodeDelivery
     private let clock: @Sendable () -> Int64
+    private let time: MonotonicTime
     /// How long deliveries take on each channel, so that a Create that sends nothing takes as long as one that does.
     private var deliveryTimes: [MessageChannel: DeliveryTimeModel]
     private let limiter: SignInLimiter?
@@ -28,9 +29,11 @@ public final class CognitoTriggerHandler {
     ///   - stateStore: where the limits across sign-ins are kept; by default the one the configuration names
     ///     (`STATE_STORE`). Handlers in one process can share a store, as functions share a table.
     ///   - clock: Unix time in seconds; injected by tests.
+    ///   - time: the monotonic clock deliveries are timed with and the pause a Create that sends nothing waits with;
+    ///     injected by tests.
     public init(
         configuration: TriggerConfiguration, delivery: (any CodeDelivery)? = nil, stateStore: (any StateStore)? = nil,
-        clock: @escaping @Sendable () -> Int64 = SystemClock.unixSeconds
+        clock: @escaping @Sendable () -> Int64 = SystemClock.unixSeconds, time: MonotonicTime = .system
     ) throws(ConfigurationError) {
         engine = try configuration.makeEngine()
         if let delivery {
@@ -39,6 +42,7 @@ public final class CognitoTriggerHandler {
             self.delivery = try configuration.makeDelivery(clock: clock)
         }
         self.clock = clock
+        self.time = time
         deliveryTimes = configuration.typicalDeliveryTimes.mapValues { DeliveryTimeModel(typical: $0) }
         limiter = try configuration.makeLimiter(store: stateStore)
         userRecords = limiter.map { UserRecords(store: $0.store, recordKey: $0.recordKey) }
@@ -191,17 +195,17 @@ public final class CognitoTriggerHandler {
         facts.stepKind = plan.challenge.kind
         if plan.outcome == .steppedUp { facts.channel = nil }
         if let message = plan.message {
-            let start = MonotonicInstant.now
+            let start = time.now()
             do {
-                defer { facts.deliveryTime = start.duration(to: .now) }
+                defer { facts.deliveryTime = start.duration(to: time.now()) }
                 try delivery.deliver(message)
             } catch {
                 facts.outcome = .deliveryFailed
                 throw .deliveryFailed(String(describing: error))
             }
-            deliveryTimes[message.channel]?.record(start.duration(to: .now))
+            deliveryTimes[message.channel]?.record(start.duration(to: time.now()))
         } else if let channel = plan.imitatedDelivery, let model = deliveryTimes[channel] {
-            Pause.sleep(model.drawDelay())
+            time.pause(model.drawDelay())
         }
         facts.outcome = switch plan.outcome {
         case .sent: .sent
@@ -232,8 +236,8 @@ public final class CognitoTriggerHandler {
     private func consultingStore<Result>(
         facts: inout TriggerFacts, _ decide: () throws(StateStoreError) -> Result
     ) throws(TriggerError) -> Result {
-        let start = MonotonicInstant.now
-        defer { facts.stateStoreTime = (facts.stateStoreTime ?? .zero) + start.duration(to: .now) }
+        let start = time.now()
+        defer { facts.stateStoreTime = (facts.stateStoreTime ?? .zero) + start.duration(to: time.now()) }
         do {
             return try decide()
         } catch {
@@ -345,7 +349,7 @@ public final class CognitoTriggerHandler {
                 record = current
                 note = "judged again: the user's record changed while the answer was judged"
                 losses += 1
-                Pause.sleep(SignInLimiter.backoff(afterLosses: losses))
+                time.pause(SignInLimiter.backoff(afterLosses: losses))
             }
         }
         facts.outcome = .stateStoreError
