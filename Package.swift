@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "CognitoChallengeTesting", targets: ["CognitoChallengeTesting"]),
         .library(name: "ChallengeFlows", targets: ["ChallengeFlows"]),
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
+        // SystemRandom, which the core's engine and steps take injected.
+        .library(name: "Platform", targets: ["Platform"]),
         // For Examples/SignInClient, a Swift client that answers PASSWORD_VERIFIER with the client side of the SRP.
         .library(name: "CognitoSRP", targets: ["CognitoSRP"]),
     ],

@@ -1,9 +1,9 @@
 import LosslessJSON
 
 /// An error as Lambda is told about it: a type such as `Function.InvalidCode` and a message.
-struct ErrorReport: Sendable, Equatable {
-    let errorType: String
-    let errorMessage: String
+public struct ErrorReport: Sendable, Equatable {
+    public let errorType: String
+    public let errorMessage: String
 
     init(errorType: String, errorMessage: String) {
         self.errorType = errorType

@@ -55,32 +55,45 @@ public enum LambdaRuntime {
         } catch {
             return .runtimeAPIFailed(error.description)
         }
+        return serve(api: client, logger: configuration.logger, startedAt: startedAt, makeHandler: makeHandler)
+    }
+
+    /// Builds the handler and serves the invocations `api` gives until it has none (nil from `next()`) or fails;
+    /// returns why it stopped. The loop `run` and the other `serve` call, over HTTP; a test's own ``RuntimeAPI``
+    /// drives it in process.
+    public static func serve<Handler: LambdaHandler>(
+        api: some RuntimeAPI, logger: LambdaLogger, startedAt: MonotonicInstant = .now,
+        makeHandler: (LambdaLogger) throws -> Handler
+    ) -> RuntimeExit {
         let handler: Handler
         do {
-            handler = try makeHandler(configuration.logger)
+            handler = try makeHandler(logger)
         } catch {
             let report = ErrorReport(error)
             let reason = "initialization failed: \(report.errorType): \(report.errorMessage)"
             do {
-                try client.sendInitError(report)
+                try api.sendInitError(report)
                 return .initializationFailed(reason)
             } catch {
                 return .initializationFailed(reason + " (and init/error could not be sent: \(error))")
             }
         }
-        return loop(handler, client: client, logger: configuration.logger, startedAt: startedAt)
+        return loop(handler, api: api, logger: logger, startedAt: startedAt)
     }
 
     private static func loop(
-        _ handler: some LambdaHandler, client: RuntimeAPIClient, logger: LambdaLogger, startedAt: MonotonicInstant
+        _ handler: some LambdaHandler, api: some RuntimeAPI, logger: LambdaLogger, startedAt: MonotonicInstant
     ) -> RuntimeExit {
         do {
             let traceVariable = TraceVariable()
             let followUps = DeliveryFollowUps()
             var initDuration: Duration? = startedAt.duration(to: .now)
-            while let invocation = try client.next(logger: logger, followUps: followUps) {
-                var context = invocation.context
-                context.initDuration = initDuration
+            while let invocation = try api.next() {
+                let context = LambdaContext(
+                    requestID: invocation.requestID, deadlineMilliseconds: invocation.deadlineMilliseconds,
+                    invokedFunctionARN: invocation.invokedFunctionARN, traceID: invocation.traceID,
+                    clientContext: invocation.clientContext, cognitoIdentity: invocation.cognitoIdentity,
+                    logger: logger.forInvocation(invocation.requestID), initDuration: initDuration, followUps: followUps)
                 initDuration = nil
                 traceVariable.set(context.traceID)
                 // After the answer is sent, or fails to be: before the next event either way.
@@ -89,11 +102,11 @@ public enum LambdaRuntime {
                 do {
                     answer = try handler.handle(invocation.event, context: context)
                 } catch {
-                    let delivery = try client.sendError(reported(ErrorReport(error), to: context.logger), for: context.requestID)
+                    let delivery = try api.sendError(reported(ErrorReport(error), to: context.logger), for: context.requestID)
                     if case .refused(let reason) = delivery { context.logger.error(reason) }
                     continue
                 }
-                if case .refused(let reason) = try client.sendResponse(answer, for: context.requestID) {
+                if case .refused(let reason) = try api.sendResponse(answer, for: context.requestID) {
                     context.logger.error(reason)
                 }
             }

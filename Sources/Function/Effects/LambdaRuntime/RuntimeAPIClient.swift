@@ -1,42 +1,7 @@
 import CurlHTTP
 
-/// One invocation as `GET …/invocation/next` delivered it.
-final class Invocation {
-    let event: [UInt8]
-    let context: LambdaContext
-
-    /// Reads a successful `next` answer: its `Lambda-Runtime-*` headers and the event in its body; nil when the
-    /// request id or a numeric deadline is missing.
-    init?(nextResponse response: HTTPResponse, logger: LambdaLogger, followUps: DeliveryFollowUps) {
-        guard let requestID = response.header("Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty,
-            let deadline = response.header("Lambda-Runtime-Deadline-Ms").flatMap({ Int64($0) })
-        else { return nil }
-        event = response.body
-        context = LambdaContext(
-            requestID: requestID, deadlineMilliseconds: deadline,
-            invokedFunctionARN: response.header("Lambda-Runtime-Invoked-Function-Arn") ?? "",
-            traceID: response.header("Lambda-Runtime-Trace-Id"),
-            clientContext: response.header("Lambda-Runtime-Client-Context"),
-            cognitoIdentity: response.header("Lambda-Runtime-Cognito-Identity"),
-            logger: logger.forInvocation(requestID), initDuration: nil, followUps: followUps)
-    }
-}
-
-/// What became of a response or error sent for an invocation.
-enum Delivery: Equatable {
-    case accepted
-    /// Lambda would not take it (400: unknown or finished invocation; 413: response too large), but the runtime may go
-    /// on: the reason says what happened.
-    case refused(reason: String)
-}
-
-/// The Runtime API cannot be used any more: the runtime must exit and let Lambda start it again.
-public struct RuntimeAPIFailure: Error, Sendable, CustomStringConvertible {
-    public let description: String
-}
-
 /// Speaks the Runtime API (2018-06-01) over one reused libcurl handle.
-final class RuntimeAPIClient {
+final class RuntimeAPIClient: RuntimeAPI {
     /// The largest response Lambda takes from a function, as the 413 message quotes it.
     static let responseLimit = 6 * 1024 * 1024
 
@@ -63,9 +28,8 @@ final class RuntimeAPIClient {
         nextRequest = HTTPRequest(method: .get, url: invocationBase + "next", abortCheck: shouldStop)
     }
 
-    /// Waits, for as long as it takes, for the next invocation, whose context leaves its after-delivery work to
-    /// `followUps`; nil when `shouldStop` asked to stop first.
-    func next(logger: LambdaLogger, followUps: DeliveryFollowUps) throws(RuntimeAPIFailure) -> Invocation? {
+    /// Waits, for as long as it takes, for the next invocation; nil when `shouldStop` asked to stop first.
+    func next() throws(RuntimeAPIFailure) -> RuntimeInvocation? {
         if shouldStop() { return nil }
         let response: HTTPResponse
         do {
@@ -76,11 +40,18 @@ final class RuntimeAPIClient {
             throw unreachable("GET next", error)
         }
         guard response.status == 200 else { throw unexpected("GET next", response) }
-        guard let invocation = Invocation(nextResponse: response, logger: logger, followUps: followUps) else {
+        guard let requestID = response.header("Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty,
+            let deadline = response.header("Lambda-Runtime-Deadline-Ms").flatMap({ Int64($0) })
+        else {
             throw RuntimeAPIFailure(
                 description: "the Runtime API at \(address) sent an invocation without a request id or deadline")
         }
-        return invocation
+        return RuntimeInvocation(
+            event: response.body, requestID: requestID, deadlineMilliseconds: deadline,
+            invokedFunctionARN: response.header("Lambda-Runtime-Invoked-Function-Arn") ?? "",
+            traceID: response.header("Lambda-Runtime-Trace-Id"),
+            clientContext: response.header("Lambda-Runtime-Client-Context"),
+            cognitoIdentity: response.header("Lambda-Runtime-Cognito-Identity"))
     }
 
     /// `…/invocation/{requestID}{suffix}`, its bytes written once into a string of its final size (`+` and `+=`
