@@ -328,32 +328,27 @@ public final class CognitoTriggerHandler {
         _ request: VerifyAuthChallengeResponseRequest, seal: ChallengeSeal, step: any ChallengeStep,
         in userRecords: UserRecords, user: UserIdentity, now: Int64, facts: inout TriggerFacts
     ) throws(TriggerError) -> (Verdict, note: String?) {
-        var (key, record) = try readUserRecord(
+        let (key, record) = try readUserRecord(
             userRecords, kind: step.kind, user: user, attributes: request.userAttributes,
             userNotFound: request.userNotFound, now: now, facts: &facts)
-        var note: String?
-        var losses = 0
-        for _ in 0..<SignInLimiter.maximumAttempts {
-            let verdict = engine.verdict(on: request, seal: seal, user: user, now: now, userRecord: record?.stringFields)
-            guard let fields = verdict.updatedRecord else { return (verdict, note) }
-            guard let key else {
-                return (Verdict(.refused("the user has no record to update (no sub attribute)")), note)
-            }
-            let outcome = try consultingStore(facts: &facts) { () throws(StateStoreError) in
-                try userRecords.write(fields, key: key, over: record, now: now)
-            }
-            switch outcome {
-            case .written:
-                return (verdict, note)
-            case .conflict(let current):
-                record = current
-                note = "judged again: the user's record changed while the answer was judged"
-                losses += 1
-                time.pause(SignInLimiter.backoff(afterLosses: losses))
-            }
+        let judge = { (record: StateRecord?) in
+            self.engine.verdict(on: request, seal: seal, user: user, now: now, userRecord: record?.stringFields)
         }
-        facts.outcome = .stateStoreError
-        throw .stateStoreUnavailable(.contended(key: key ?? "", attempts: SignInLimiter.maximumAttempts))
+        guard let key else {
+            let verdict = judge(nil)
+            guard verdict.updatedRecord == nil else {
+                return (Verdict(.refused("the user has no record to update (no sub attribute)")), nil)
+            }
+            return (verdict, nil)
+        }
+        let outcome = try consultingStore(facts: &facts) { () throws(StateStoreError) in
+            try ConditionalUpdate(store: userRecords.store, pause: time.pause)
+                .run(key, believed: record, confirmed: true, now: now) { record in
+                    let verdict = judge(record)
+                    return (verdict, verdict.updatedRecord.map { UserRecords.record(with: $0, over: record, now: now) })
+                }
+        }
+        return (outcome.result, outcome.losses > 0 ? "judged again: the user's record changed while the answer was judged" : nil)
     }
 
     /// Checks a CAPTCHA widget's token with the provider. Judged the same for real and unknown users: a CAPTCHA

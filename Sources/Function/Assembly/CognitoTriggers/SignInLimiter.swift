@@ -11,9 +11,6 @@ struct SignInLimiter {
     let recordKey: [UInt8]
     /// The records this process saw last, so that a decision usually costs one conditional write and no read.
     let seen = SeenRecords()
-    /// The most conditional writes one decision makes before giving up; each lost one returns the winning record.
-    /// Forty answers to one user at once from eight functions all get decided within it (a test holds it to that).
-    static let maximumAttempts = 16
     /// The longest pause before trying again after a lost write; pauses are random up to a bound that doubles with
     /// each loss, so that writers who met once do not meet again in step.
     static let longestBackoffMilliseconds: Int64 = 128
@@ -56,39 +53,15 @@ struct SignInLimiter {
         try update(key, now: now) { current in (limits.asksForStepUp(current, now: now), nil) }
     }
 
-    /// Decides from the record believed live and writes the change on that record's version; a lost write hands back
-    /// the winning record, and the decision is made again from it. A decision that writes nothing is confirmed with
-    /// a read when it was made from a record only remembered.
+    /// Decides from the record this process saw last (``SeenRecords``) and carries the decision out with
+    /// ``ConditionalUpdate``, remembering the record stored.
     func update<Result>(
         _ key: String, now: Int64, _ decide: (StateRecord?) -> (Result, StateRecord?)
     ) throws(StateStoreError) -> Result {
-        var believed = seen[key, now]
-        var confirmed = false
-        var losses = 0
-        for _ in 0..<Self.maximumAttempts {
-            let (result, changed) = decide(believed)
-            guard let changed else {
-                if confirmed { return result }
-                believed = try store.read(key, now: now)
-                seen[key, now] = believed
-                confirmed = true
-                continue
-            }
-            switch try store.write(key, changed, expectedVersion: believed?.version, now: now) {
-            case .written(let version):
-                var stored = changed
-                stored.version = version
-                seen[key, now] = stored
-                return result
-            case .conflict(let current):
-                believed = current
-                seen[key, now] = current
-                confirmed = true
-                losses += 1
-                Pause.sleep(Self.backoff(afterLosses: losses))
-            }
-        }
-        throw .contended(key: key, attempts: Self.maximumAttempts)
+        let outcome = try ConditionalUpdate(store: store, pause: { Pause.sleep($0) })
+            .run(key, believed: seen[key, now], confirmed: false, now: now, decide)
+        seen[key, now] = outcome.stored
+        return outcome.result
     }
 }
 

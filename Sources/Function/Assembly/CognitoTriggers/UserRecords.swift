@@ -31,17 +31,15 @@ struct UserRecords {
         return (nil, nil)
     }
 
-    /// Writes `fields` as the record's string fields on the version of `read` (nil: only if there is still none);
-    /// the record's other fields and its expiry stay as read.
-    func write(
-        _ fields: [String: String], key: String, over read: StateRecord?, now: Int64
-    ) throws(StateStoreError) -> WriteOutcome {
+    /// The record to write for `fields`, a step's new string fields, over `read` (nil: there is none yet): the
+    /// record's other fields and its expiry stay as read.
+    static func record(with fields: [String: String], over read: StateRecord?, now: Int64) -> StateRecord {
         var record = StateRecord(fields: [:], expiresAt: read?.expiresAt ?? now + Self.newRecordLifetime)
         for (name, value) in read?.fields ?? [:] {
             if case .number = value { record.fields[name] = value }
         }
         for (name, value) in fields { record.fields[name] = .string(value) }
-        return try store.write(key, record, expectedVersion: read?.version, now: now)
+        return record
     }
 }
 
