@@ -6,7 +6,6 @@ import os
 import pathlib
 import subprocess
 import tempfile
-import time
 import urllib.error
 import urllib.request
 
@@ -117,7 +116,7 @@ def test_wrong_password_fails(pools, transport):
 
 
 def test_three_wrong_codes_fail(pools, transport):
-    pool = pools(transport)
+    pool = pools(transport, own=True)
     challenge = start_custom_auth(pool)
     right = pool.latest_code()
     wrong = "000000" if right != "000000" else "111111"
@@ -148,17 +147,20 @@ def test_user_srp_auth_when_allowed(pools):
 
 
 def test_a_session_string_works_once(pools, transport):
-    pool = pools(transport)
+    pool = pools(transport, own=True)
     challenge = start_custom_auth(pool)
     answer(pool, challenge, "000000" if pool.latest_code() != "000000" else "111111")
     assert error_of(answer, pool=pool, challenge=challenge, text=pool.latest_code()) == (
         "NotAuthorizedException", "Invalid session for the user, session can only be used once.")
 
 
-def test_a_session_string_expires(pools):
-    pool = pools(args=("--session-minutes", "0.03"))
+def test_a_session_string_expires(pools, clock):
+    """The default 3 minutes pass on the pool's clock (libfaketime), not the test's: the sessions expire on the
+    monotonic clock, so that one moves too."""
+    clock.monotonic = True
+    pool = pools(clock=clock)
     challenge = start_custom_auth(pool)
-    time.sleep(2.5)
+    clock.advance(181)
     assert error_of(answer, pool=pool, challenge=challenge, text=pool.latest_code()) == (
         "NotAuthorizedException", "Invalid session for the user, session is expired.")
 
