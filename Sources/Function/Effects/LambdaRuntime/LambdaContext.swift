@@ -34,24 +34,21 @@ public struct LambdaContext: Sendable {
         requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
         clientContext: String? = nil, cognitoIdentity: String? = nil, logger: LambdaLogger, initDuration: Duration? = nil
     ) {
-        self.init(
-            requestID: requestID, deadlineMilliseconds: deadlineMilliseconds, invokedFunctionARN: invokedFunctionARN,
-            traceID: traceID, clientContext: clientContext, cognitoIdentity: cognitoIdentity, logger: logger,
-            initDuration: initDuration, followUps: nil)
+        let invocation = RuntimeInvocation(
+            event: [], requestID: requestID, deadlineMilliseconds: deadlineMilliseconds,
+            invokedFunctionARN: invokedFunctionARN, traceID: traceID, clientContext: clientContext,
+            cognitoIdentity: cognitoIdentity)
+        self.init(invocation, logger: logger, initDuration: initDuration, followUps: nil)
     }
 
-    /// A context of the runtime loop, whose ``afterDelivery(_:)`` leaves work to `followUps`.
-    init(
-        requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String?,
-        clientContext: String?, cognitoIdentity: String?, logger: LambdaLogger, initDuration: Duration?,
-        followUps: DeliveryFollowUps?
-    ) {
-        self.requestID = requestID
-        self.deadlineMilliseconds = deadlineMilliseconds
-        self.invokedFunctionARN = invokedFunctionARN
-        self.traceID = traceID
-        self.clientContext = clientContext
-        self.cognitoIdentity = cognitoIdentity
+    /// The context of `invocation` in the runtime loop, whose ``afterDelivery(_:)`` leaves work to `followUps`.
+    init(_ invocation: RuntimeInvocation, logger: LambdaLogger, initDuration: Duration?, followUps: DeliveryFollowUps?) {
+        requestID = invocation.requestID
+        deadlineMilliseconds = invocation.deadlineMilliseconds
+        invokedFunctionARN = invocation.invokedFunctionARN
+        traceID = invocation.traceID
+        clientContext = invocation.clientContext
+        cognitoIdentity = invocation.cognitoIdentity
         self.logger = logger
         self.initDuration = initDuration
         self.followUps = followUps

@@ -90,10 +90,8 @@ public enum LambdaRuntime {
             var initDuration: Duration? = startedAt.duration(to: .now)
             while let invocation = try api.next() {
                 let context = LambdaContext(
-                    requestID: invocation.requestID, deadlineMilliseconds: invocation.deadlineMilliseconds,
-                    invokedFunctionARN: invocation.invokedFunctionARN, traceID: invocation.traceID,
-                    clientContext: invocation.clientContext, cognitoIdentity: invocation.cognitoIdentity,
-                    logger: logger.forInvocation(invocation.requestID), initDuration: initDuration, followUps: followUps)
+                    invocation, logger: logger.forInvocation(invocation.requestID), initDuration: initDuration,
+                    followUps: followUps)
                 initDuration = nil
                 traceVariable.set(context.traceID)
                 // After the answer is sent, or fails to be: before the next event either way.
