@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
         .library(name: "CognitoChallengeTesting", targets: ["CognitoChallengeTesting"]),
         .library(name: "ChallengeFlows", targets: ["ChallengeFlows"]),
+        .library(name: "WebAuthnCeremonies", targets: ["WebAuthnCeremonies"]),
         .library(name: "ChallengeCrypto", targets: ["ChallengeCrypto"]),
         // SystemRandom, which the core's engine and steps take injected.
         .library(name: "Platform", targets: ["Platform"]),
@@ -44,7 +45,8 @@ let package = Package(
         .target(name: "Basics"),
         .target(name: "ChallengeCrypto", dependencies: ["COpenSSL", "Basics"]),
         .target(name: "Platform", dependencies: ["COpenSSL", "ChallengeCrypto", "LosslessJSON"]),
-        .target(name: "ChallengeFlows", dependencies: ["COpenSSL", "LosslessJSON", "ChallengeCrypto", "Basics"]),
+        .target(name: "WebAuthnCeremonies", dependencies: ["COpenSSL", "LosslessJSON", "ChallengeCrypto"]),
+        .target(name: "ChallengeFlows", dependencies: ["COpenSSL", "LosslessJSON", "ChallengeCrypto", "Basics", "WebAuthnCeremonies"]),
         .target(name: "CognitoSRP", dependencies: ["Platform", "COpenSSL", "ChallengeCrypto"]),
         .target(name: "CurlHTTP", dependencies: ["Platform", "CCurl", "Basics"]),
         .target(name: "LambdaRuntime", dependencies: ["Platform", "CurlHTTP", "LosslessJSON", "Basics"]),
@@ -52,7 +54,7 @@ let package = Package(
         .target(
             name: "CognitoTriggers",
             dependencies: [
-                "Platform", "Basics", "ChallengeFlows", "ChallengeCrypto", "ServiceClients", "LosslessJSON", "LambdaRuntime",
+                "WebAuthnCeremonies", "Platform", "Basics", "ChallengeFlows", "ChallengeCrypto", "ServiceClients", "LosslessJSON", "LambdaRuntime",
             ]
         ),
         .target(
@@ -110,14 +112,14 @@ let package = Package(
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
-                "Platform", "Basics", "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON",
+                "WebAuthnCeremonies", "Platform", "Basics", "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON",
                 "CognitoChallengeTesting", "TestSupport", "Invoker", "ChallengeCrypto",
             ]
         ),
         .testTarget(
             name: "PasskeyChallengeTests",
             dependencies: [
-                "Platform", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
+                "WebAuthnCeremonies", "Platform", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
                 "ServiceClients", "CognitoTriggers", "LosslessJSON", "Invoker", "TestSupport",
             ]
         ),
@@ -154,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyRegistrationAPITests",
             dependencies: [
-                "Platform", "CognitoTriggers", "CognitoChallengeTesting", "ChallengeFlows", "ServiceClients", "ChallengeCrypto", "LosslessJSON",
+                "WebAuthnCeremonies", "Platform", "CognitoTriggers", "CognitoChallengeTesting", "ChallengeFlows", "ServiceClients", "ChallengeCrypto", "LosslessJSON",
                 "TestSupport",
             ]
         ),
@@ -163,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["Platform", "ChallengeFlows", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport", "Invoker"],
+            dependencies: ["WebAuthnCeremonies", "Platform", "ChallengeFlows", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport", "Invoker"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(
@@ -178,7 +180,7 @@ let package = Package(
 /// their assembly), the development tools, and the testing kit.
 let sourceLayers: KeyValuePairs<String, [String]> = [
     "Function/Core": [
-        "LosslessJSON", "Basics", "ChallengeCrypto", "ChallengeFlows",
+        "LosslessJSON", "Basics", "ChallengeCrypto", "WebAuthnCeremonies", "ChallengeFlows",
     ],
     "Function/Effects": [
         "CCurl", "COpenSSL", "Platform", "CurlHTTP", "LambdaRuntime", "ServiceClients",

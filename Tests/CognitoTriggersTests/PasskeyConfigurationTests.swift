@@ -4,6 +4,7 @@ import CognitoTriggers
 import Foundation
 import Invoker
 import Testing
+import WebAuthnCeremonies
 
 @Suite struct PasskeyConfigurationTests {
     static let minimal = ["CODE_HASH_SECRET": CorpusEvent.secret, "CODE_DELIVERY": "outbox"]

@@ -46,7 +46,7 @@ let package = Package(
         fuzzTarget(
             "fuzz-webauthn",
             [
-                .product(name: "ChallengeFlows", package: "cognito-challenge-runtime"),
+                .product(name: "WebAuthnCeremonies", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
             ]),
         fuzzTarget(
@@ -57,6 +57,7 @@ let package = Package(
                 .product(name: "ChallengeFlows", package: "cognito-challenge-runtime"),
                 .product(name: "ChallengeCrypto", package: "cognito-challenge-runtime"),
                 .product(name: "LosslessJSON", package: "cognito-challenge-runtime"),
+                .product(name: "WebAuthnCeremonies", package: "cognito-challenge-runtime"),
             ]),
     ],
     swiftLanguageVersions: [.version("6")]

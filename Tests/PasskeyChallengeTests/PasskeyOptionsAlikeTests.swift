@@ -5,6 +5,7 @@ import CognitoTriggers
 import LosslessJSON
 import Platform
 import Testing
+import WebAuthnCeremonies
 
 /// Create's answer must not tell whether a user exists or has passkeys: the options name no credential for anyone
 /// (the browser offers the user's discoverable passkeys), so they differ only in their fresh challenge.

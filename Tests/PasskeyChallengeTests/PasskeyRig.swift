@@ -8,6 +8,7 @@ import Platform
 import ServiceClients
 import TestSupport
 import Testing
+import WebAuthnCeremonies
 
 /// A user of the pool in these tests.
 struct TestUser: Sendable {

@@ -6,6 +6,7 @@ import LosslessJSON
 import Platform
 import ServiceClients
 import Testing
+import WebAuthnCeremonies
 
 /// Registrations made by a software authenticator and checked by the real verifier, then listed, renamed and
 /// removed; and every way a registration is refused.

@@ -5,6 +5,7 @@ import LosslessJSON
 import Platform
 import ServiceClients
 import TestSupport
+import WebAuthnCeremonies
 
 /// The values the API tests share.
 enum Fixture {

@@ -2,6 +2,7 @@ import ChallengeCrypto
 @testable import ChallengeFlows
 @testable import CognitoChallengeTesting
 import Testing
+@testable import WebAuthnCeremonies
 
 @Suite struct AssertionTests {
     /// Runs the ceremony against its own stored credential (counter 3, not backup eligible) unless told otherwise.

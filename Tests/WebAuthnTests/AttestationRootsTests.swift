@@ -3,6 +3,7 @@ import Foundation
 @testable import ChallengeFlows
 @testable import CognitoChallengeTesting
 import Testing
+@testable import WebAuthnCeremonies
 
 /// Attestation chains verified to configured trust anchors (issue 46, item 3): an AAGUID allow-list holds back a
 /// software key that makes its own packed `x5c`, and lets through a model whose chain reaches a configured root.

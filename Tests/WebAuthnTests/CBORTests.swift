@@ -1,6 +1,7 @@
 @testable import ChallengeFlows
 import CognitoChallengeTesting
 import Testing
+@testable import WebAuthnCeremonies
 
 @Suite struct CBORTests {
     @Test func readsEveryKindWebAuthnUses() throws {

@@ -1,6 +1,7 @@
 @testable import ChallengeFlows
 @testable import CognitoChallengeTesting
 import Testing
+@testable import WebAuthnCeremonies
 
 @Suite struct COSEKeyTests {
     @Test(arguments: COSEAlgorithm.allCases)

@@ -5,6 +5,7 @@ import Foundation
 import LosslessJSON
 import TestSupport
 import Testing
+@testable import WebAuthnCeremonies
 
 extension ExternalTool {
     /// Yubico's python-fido2 (`pip install fido2`), the independent verifier the cross-check runs.

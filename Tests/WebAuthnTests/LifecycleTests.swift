@@ -4,6 +4,7 @@ import CognitoChallengeTesting
 import LosslessJSON
 import Platform
 import Testing
+@testable import WebAuthnCeremonies
 
 /// A passkey's life against SoftwareAuthenticator, through the options JSON a relying party sends: registration under
 /// each attestation policy, sign-ins that store the counter back, replays, and attestation certificates breaking

@@ -2,6 +2,7 @@
 @testable import ChallengeFlows
 import TestSupport
 import Testing
+@testable import WebAuthnCeremonies
 
 /// `packed` attestation with a certificate chain, against certificates the `openssl` command makes.
 @Suite(.requires(.openSSL)) struct PackedCertificateTests {

@@ -2,6 +2,7 @@ import ChallengeCrypto
 @testable import ChallengeFlows
 @testable import CognitoChallengeTesting
 import Testing
+@testable import WebAuthnCeremonies
 
 @Suite struct RegistrationTests {
     static func verify(

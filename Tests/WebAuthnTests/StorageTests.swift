@@ -1,6 +1,7 @@
 @testable import ChallengeFlows
 import LosslessJSON
 import Testing
+@testable import WebAuthnCeremonies
 
 @Suite struct StorageTests {
     static let credentials = [

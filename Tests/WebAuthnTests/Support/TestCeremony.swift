@@ -2,6 +2,7 @@ import ChallengeCrypto
 import ChallengeFlows
 @testable import CognitoChallengeTesting
 import LosslessJSON
+@testable import WebAuthnCeremonies
 
 /// Flag bytes for authenticator data.
 enum Flag {

@@ -2,6 +2,7 @@ import Basics
 import ChallengeCrypto
 import ChallengeFlows
 import Platform
+import WebAuthnCeremonies
 
 extension TriggerConfiguration {
     /// The variables ``passkeySettings(in:)`` reads.

@@ -4,6 +4,7 @@ import ChallengeFlows
 import LosslessJSON
 import Platform
 import ServiceClients
+import WebAuthnCeremonies
 
 /// Everything the triggers need, read once from the environment at start-up.
 public struct TriggerConfiguration: Sendable {

@@ -3,6 +3,7 @@ import ChallengeFlows
 import CognitoTriggers
 import LosslessJSON
 import ServiceClients
+import WebAuthnCeremonies
 
 /// Random bytes that are the same on every run (0, 1, 2, …), so that an input libFuzzer saved does the same again.
 struct CountingRandom: RandomSource {

@@ -1,5 +1,5 @@
 import ChallengeCrypto
-@testable import ChallengeFlows
+@testable import WebAuthnCeremonies
 
 /// The relying party and expectations every input is checked against: clientDataJSON below passes their checks, so
 /// bytes given as an attestation object or authenticator data reach the CBOR, COSE and X.509 readers.

@@ -1,10 +1,11 @@
 import ChallengeCrypto
 import ChallengeFlows
 import ServiceClients
+import WebAuthnCeremonies
 
 /// The state records of one caller, under keys that do not name them (see `StateKey.userRecord`):
 ///
-/// - `PASSKEY`: the account (``PasskeyAccount``'s fields); the sign-in step reads and updates it too, and keeps fields
+/// - `PASSKEY`: the account (`PasskeyAccount`'s fields); the sign-in step reads and updates it too, and keeps fields
 ///   of its own there (the challenges it has seen used), which every write here carries over.
 /// - `PASSKEY_REGISTRATION`: the pending registration's challenge (`challenge`, base64url), expiring with the
 ///   ceremony's timeout and consumed (written expired) by the first registration that presents it.

@@ -4,6 +4,7 @@ import ChallengeFlows
 import LosslessJSON
 import Platform
 import ServiceClients
+import WebAuthnCeremonies
 
 /// The passkey registration API (WebAuthn §7.1) behind an API Gateway HTTP API with a JWT authorizer over the user
 /// pool: each caller registers, lists, renames and removes their own passkeys.

@@ -2,6 +2,7 @@ import ChallengeCrypto
 import ChallengeFlows
 import LosslessJSON
 import ServiceClients
+import WebAuthnCeremonies
 
 /// One request's work on the caller's records.
 struct Session {

@@ -1,4 +1,5 @@
 import ChallengeCrypto
+import WebAuthnCeremonies
 
 /// Sign-in with a passkey (`passkey`, kind `PASSKEY`): WebAuthn authentication (§7.2) with user verification, so a
 /// passkey alone proves who the user is (`CHALLENGE_FLOW=passkey`), or follows the password (`srp+passkey`).
