@@ -62,10 +62,11 @@ let package = Package(
             dependencies: ["Platform", "ChallengeFlows", "CognitoTriggers", "ChallengeCrypto", "LosslessJSON", "COpenSSL"]
         ),
         .executableTarget(name: "bootstrap", dependencies: ["CognitoTriggers"]),
+        .target(name: "DevelopmentSupport", dependencies: ["LosslessJSON", "Platform"]),
         .target(
             name: "Invoker",
             dependencies: [
-                "Platform", "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON", "Basics",
+                "DevelopmentSupport", "Platform", "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON", "Basics",
                 "CognitoChallengeTesting", "ChallengeCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -83,12 +84,12 @@ let package = Package(
         .executableTarget(
             name: "cognito-local",
             dependencies: [
-                "Platform", "Invoker", "LocalUserPool", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DevelopmentSupport", "Platform", "Invoker", "LocalUserPool", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "runtime-benchmark",
-            dependencies: ["Platform", "Invoker", "ServiceClients", "LosslessJSON"],
+            dependencies: ["DevelopmentSupport", "Platform", "Invoker", "ServiceClients", "LosslessJSON"],
             // The C floor: the benchmark compiles it with the system C compiler, as a user would, not SwiftPM.
             exclude: ["runtime-floor.c"]
         ),
@@ -112,14 +113,14 @@ let package = Package(
         .testTarget(
             name: "CognitoTriggersTests",
             dependencies: [
-                "WebAuthnCeremonies", "Platform", "Basics", "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON",
+                "DevelopmentSupport", "WebAuthnCeremonies", "Platform", "Basics", "CognitoTriggers", "ChallengeFlows", "ServiceClients", "LosslessJSON",
                 "CognitoChallengeTesting", "TestSupport", "Invoker", "ChallengeCrypto",
             ]
         ),
         .testTarget(
             name: "PasskeyChallengeTests",
             dependencies: [
-                "WebAuthnCeremonies", "Platform", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
+                "DevelopmentSupport", "WebAuthnCeremonies", "Platform", "CognitoChallengeTesting", "ChallengeFlows", "ChallengeCrypto",
                 "ServiceClients", "CognitoTriggers", "LosslessJSON", "Invoker", "TestSupport",
             ]
         ),
@@ -130,16 +131,16 @@ let package = Package(
         .testTarget(
             name: "BootstrapTests",
             dependencies: [
-                "bootstrap", "ServiceClients", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
+                "DevelopmentSupport", "bootstrap", "ServiceClients", "CurlHTTP", "LosslessJSON", "TestSupport", "Invoker",
                 "CognitoChallengeTesting",
             ]
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Platform", "CurlHTTP", "LosslessJSON", "Invoker", "ChallengeFlows", "ChallengeCrypto", "ServiceClients"],
+            dependencies: ["DevelopmentSupport", "Platform", "CurlHTTP", "LosslessJSON", "ChallengeFlows", "ChallengeCrypto", "ServiceClients"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "AWSClientTests", dependencies: ["Basics", "ServiceClients", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
+        .testTarget(name: "AWSClientTests", dependencies: ["DevelopmentSupport", "Basics", "ServiceClients", "ChallengeCrypto", "CurlHTTP", "TestSupport"]),
         .testTarget(
             name: "MessageDeliveryTests",
             dependencies: ["Basics", "ServiceClients", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
@@ -161,11 +162,11 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "InvokerTests", dependencies: ["Platform", "Invoker", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
+            name: "InvokerTests", dependencies: ["DevelopmentSupport", "Platform", "Invoker", "ChallengeFlows", "CurlHTTP", "LosslessJSON", "TestSupport"]
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthnCeremonies", "Platform", "ChallengeFlows", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport", "Invoker"],
+            dependencies: ["DevelopmentSupport", "WebAuthnCeremonies", "Platform", "ChallengeFlows", "CognitoChallengeTesting", "ChallengeCrypto", "LosslessJSON", "TestSupport", "Invoker"],
             exclude: ["Support/fido2_verify.py"]
         ),
         .testTarget(
@@ -187,7 +188,7 @@ let sourceLayers: KeyValuePairs<String, [String]> = [
     ],
     "Function/Assembly": ["CognitoTriggers", "bootstrap"],
     "Tools": [
-        "Invoker", "CognitoSRP", "LocalUserPool", "cognito-local", "runtime-benchmark", "echo-bootstrap",
+        "DevelopmentSupport", "Invoker", "CognitoSRP", "LocalUserPool", "cognito-local", "runtime-benchmark", "echo-bootstrap",
     ],
     "TestingKit": ["CognitoChallengeTesting"],
 ]

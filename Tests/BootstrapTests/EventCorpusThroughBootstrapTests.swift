@@ -1,3 +1,4 @@
+import DevelopmentSupport
 import Foundation
 import Invoker
 import LosslessJSON
@@ -30,7 +31,8 @@ import Testing
         let address = try await emulator.start()
         let bootstrap = try BootstrapProcess(
             "bootstrap", runtimeAPI: address,
-            environment: group.events[0].environment(outbox: outbox).merging(FakeTime.environment(frozenAt: CorpusEvent.now, library: library)) { $1 })
+            environment: group.events[0].environment(outbox: outbox, cognito: CorpusEvent.cognito?.endpoint)
+                .merging(FakeTime.environment(frozenAt: CorpusEvent.now, library: library)) { $1 })
 
         /// Error messages each error event must have logged or answered (the client sees only a reference).
         var errorFragments: [(event: String, fragment: String, answer: String)] = []

@@ -1,4 +1,5 @@
 import CognitoChallengeTesting
+import DevelopmentSupport
 import Foundation
 import Invoker
 import LosslessJSON

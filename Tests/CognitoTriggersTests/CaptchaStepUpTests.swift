@@ -1,5 +1,6 @@
 import ChallengeFlows
 import CognitoTriggers
+import DevelopmentSupport
 import Foundation
 import Invoker
 import LosslessJSON

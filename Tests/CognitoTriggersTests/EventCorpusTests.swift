@@ -1,5 +1,6 @@
 import ChallengeFlows
 import CognitoTriggers
+import DevelopmentSupport
 import Foundation
 import Invoker
 import LosslessJSON
@@ -35,7 +36,8 @@ import Testing
     @Test(arguments: corpus)
     func eventProducesItsExpectedResponse(_ event: CorpusEvent) throws {
         let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID()).jsonl").path
-        let configuration = try TriggerConfiguration(environment: event.environment(outbox: outbox))
+        let configuration = try TriggerConfiguration(
+            environment: event.environment(outbox: outbox, cognito: CorpusEvent.cognito?.endpoint))
         let delivery = RecordingDelivery()
         let handler = try CognitoTriggerHandler(configuration: configuration, delivery: delivery, clock: { CorpusEvent.now })
 
@@ -75,7 +77,8 @@ import Testing
     /// A code that Create delivers verifies against the parameters Create returned, and nothing else does.
     @Test(arguments: corpus.filter { $0.expectation["delivered"] == true })
     func deliveredCodeVerifies(_ event: CorpusEvent) throws {
-        let configuration = try TriggerConfiguration(environment: event.environment(outbox: "/dev/null"))
+        let configuration = try TriggerConfiguration(
+            environment: event.environment(outbox: "/dev/null", cognito: CorpusEvent.cognito?.endpoint))
         let delivery = RecordingDelivery()
         let handler = try CognitoTriggerHandler(configuration: configuration, delivery: delivery, clock: { CorpusEvent.now })
         guard case .create(let created) = try handler.handle(event.bytes).event else {

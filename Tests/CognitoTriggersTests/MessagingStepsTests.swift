@@ -1,6 +1,7 @@
 import ChallengeCrypto
 import ChallengeFlows
 import CognitoTriggers
+import DevelopmentSupport
 import Foundation
 import Invoker
 import LosslessJSON

@@ -1,5 +1,6 @@
 import ChallengeFlows
 import CognitoTriggers
+import DevelopmentSupport
 import Foundation
 import Invoker
 import LosslessJSON
@@ -14,7 +15,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: outbox) }
         let event = try #require(try CorpusEvent.all().first { $0.name == "email-code/02-create-code.json" })
         let handler = try CognitoTriggerHandler(
-            configuration: TriggerConfiguration(environment: event.environment(outbox: outbox)), clock: { CorpusEvent.now })
+            configuration: TriggerConfiguration(
+                environment: event.environment(outbox: outbox, cognito: CorpusEvent.cognito?.endpoint)), clock: { CorpusEvent.now })
 
         let created = try handler.handle(event.bytes)
         let messages = try OutboxDelivery.messages(at: outbox)
@@ -71,7 +73,8 @@ import Testing
     @Test func unwritableOutboxIsADeliveryError() throws {
         let event = try #require(try CorpusEvent.all().first { $0.name == "email-code/02-create-code.json" })
         let handler = try CognitoTriggerHandler(
-            configuration: TriggerConfiguration(environment: event.environment(outbox: "/nonexistent-dir/outbox.jsonl")),
+            configuration: TriggerConfiguration(
+                environment: event.environment(outbox: "/nonexistent-dir/outbox.jsonl", cognito: CorpusEvent.cognito?.endpoint)),
             clock: { CorpusEvent.now })
         let error = #expect(throws: TriggerError.self) { try handler.handle(event.bytes) }
         #expect(error?.errorType == "Function.DeliveryFailed")
@@ -84,7 +87,8 @@ import Testing
         var secrets = [CorpusEvent.secret, "482913", "w7xq4"]
         var lines: [String] = []
         for event in try CorpusEvent.all() {
-            let configuration = try TriggerConfiguration(environment: event.environment(outbox: "/dev/null"))
+            let configuration = try TriggerConfiguration(
+                environment: event.environment(outbox: "/dev/null", cognito: CorpusEvent.cognito?.endpoint))
             let handler = try CognitoTriggerHandler(configuration: configuration, delivery: delivery, clock: { CorpusEvent.now })
             do {
                 let result = try handler.handle(event.bytes)

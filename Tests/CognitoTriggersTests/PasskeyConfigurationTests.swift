@@ -1,6 +1,7 @@
 import ChallengeFlows
 import CognitoChallengeTesting
 import CognitoTriggers
+import DevelopmentSupport
 import Foundation
 import Invoker
 import Testing

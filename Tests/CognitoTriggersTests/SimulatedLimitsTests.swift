@@ -1,6 +1,7 @@
 import ChallengeFlows
 import CognitoChallengeTesting
 import CognitoTriggers
+import DevelopmentSupport
 import Invoker
 import LosslessJSON
 import TestSupport

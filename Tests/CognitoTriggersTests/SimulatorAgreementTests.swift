@@ -1,3 +1,4 @@
+import DevelopmentSupport
 import Invoker
 import ChallengeFlows
 import CognitoChallengeTesting
@@ -25,7 +26,7 @@ struct SimulatorAgreementTests {
     @Test(arguments: flows)
     func everyDefineDecisionMatches(flow: String) throws {
         let environment = CorpusEvent(name: flow, bytes: [], expectation: JSONObject([("flow", .string(flow))]))
-            .environment(outbox: "/dev/null")
+            .environment(outbox: "/dev/null", cognito: CorpusEvent.cognito?.endpoint)
             .merging(["MAGIC_LINK_URL": "https://app.example.com/sign-in#token={token}"]) { $1 }
         let configuration = try TriggerConfiguration(environment: environment)
         var compared = 0
@@ -78,7 +79,8 @@ struct SimulatorAgreementTests {
     /// delivery or none, Verify the same verdict.
     @Test(arguments: triggerEvents)
     func simulatorAgreesOnTheCorpus(_ event: CorpusEvent) throws {
-        let configuration = try TriggerConfiguration(environment: event.environment(outbox: "/dev/null"))
+        let configuration = try TriggerConfiguration(
+            environment: event.environment(outbox: "/dev/null", cognito: CorpusEvent.cognito?.endpoint))
         let delivery = RecordingDelivery()
         let handler = try CognitoTriggerHandler(configuration: configuration, delivery: delivery, clock: { CorpusEvent.now })
         let simulator = try SignInSimulator(configuration: configuration, now: CorpusEvent.now)

@@ -1,3 +1,4 @@
+import DevelopmentSupport
 import Invoker
 import ChallengeFlows
 import CognitoTriggers

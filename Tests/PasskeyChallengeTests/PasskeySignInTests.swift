@@ -2,6 +2,7 @@ import ChallengeCrypto
 import ChallengeFlows
 import CognitoChallengeTesting
 import CognitoTriggers
+import DevelopmentSupport
 import Foundation
 import Invoker
 import LosslessJSON

@@ -1,5 +1,5 @@
+import DevelopmentSupport
 import Foundation
-import Invoker
 
 /// The repository's own corpus (Events/) as the tests run it: in process (CognitoTriggersTests) and through the
 /// built `bootstrap` (BootstrapTests), with the values the files were written for.
@@ -19,17 +19,15 @@ extension CorpusEvent {
     }
 
     /// The configuration a deployment of this event's flow would have, with the expectation's settings; an HTTP API
-    /// event's function asks the corpus's Cognito stand-in about tokens.
-    public func environment(outbox: String) -> [String: String] {
+    /// event's function asks the Cognito `GetUser` stand-in at `cognito` about tokens (the test's
+    /// `CognitoGetUserStandIn(corpus:)`, from Invoker).
+    public func environment(outbox: String, cognito: String? = nil) -> [String: String] {
         var environment = [
             "CODE_HASH_SECRET": Self.secret, "CAPTCHA_CATALOG": Self.captchaCatalog, "ALLOW_CAPTCHA_CATALOG": "true",
             "CODE_DELIVERY": "outbox",
             "OUTBOX_PATH": outbox,
         ]
-        if isHTTPAPIEvent, let cognito = Self.cognito { environment["COGNITO_IDP_ENDPOINT"] = cognito.endpoint }
+        if isHTTPAPIEvent, let cognito { environment["COGNITO_IDP_ENDPOINT"] = cognito }
         return environment.merging(settings) { $1 }
     }
-
-    /// The stand-in for Cognito's `GetUser` over the whole corpus, started once per test process.
-    public static let cognito: CognitoGetUserStandIn? = try? CognitoGetUserStandIn(corpus: all())
 }

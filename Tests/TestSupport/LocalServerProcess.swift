@@ -1,5 +1,5 @@
+import DevelopmentSupport
 import Foundation
-import Invoker
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import ChallengeFlows
-import Invoker
+import DevelopmentSupport
 import LosslessJSON
 import Platform
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DevelopmentSupport
 import Foundation
 import Invoker
 

@@ -1,3 +1,4 @@
+import DevelopmentSupport
 import Foundation
 import Invoker
 

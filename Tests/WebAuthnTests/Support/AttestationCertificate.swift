@@ -1,4 +1,5 @@
 @testable import CognitoChallengeTesting
+import DevelopmentSupport
 import Foundation
 import Invoker
 import TestSupport

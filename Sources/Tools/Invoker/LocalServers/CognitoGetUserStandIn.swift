@@ -1,5 +1,6 @@
 import ChallengeCrypto
 import CognitoTriggers
+import DevelopmentSupport
 import Foundation
 import LosslessJSON
 import NIOHTTP1
