@@ -9,9 +9,14 @@ extension CorpusEvent {
     public static let eventsDirectory = repositoryRoot.appendingPathComponent("Events")
     public static let captchaCatalog = repositoryRoot.appendingPathComponent("Deploy/captcha-catalog.json").path
 
-    /// The values the corpus was written with (see Events/README.md).
+    /// The values the corpus was written with (see Events/README.md); the time is its `clock.txt`.
     public static let secret = "local-development-secret-do-not-deploy-0001"
-    public static let now: Int64 = 1_763_800_000
+    public static let now: Int64 = {
+        guard let seconds = try? clock(of: eventsDirectory.path) else {
+            preconditionFailure("Events/clock.txt is missing or does not hold a number")
+        }
+        return seconds
+    }()
 
     /// Every event file under Events/.
     public static func all() throws -> [CorpusEvent] {

@@ -64,6 +64,18 @@ public struct CorpusEvent: CustomStringConvertible, Sendable {
     }
 }
 
+extension CorpusEvent {
+    /// The Unix seconds a corpus folder's events were written for, from its `clock.txt`; nil when it has none.
+    public static func clock(of directory: String) throws(CorpusError) -> Int64? {
+        let path = directory + "/clock.txt"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        guard let seconds = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw CorpusError(message: "\(path) must hold the Unix seconds the events were written for, e.g. 1763800000")
+        }
+        return seconds
+    }
+}
+
 /// A corpus could not be read.
 public struct CorpusError: Error, CustomStringConvertible {
     public let message: String

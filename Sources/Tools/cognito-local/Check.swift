@@ -1,4 +1,5 @@
 import ArgumentParser
+import DevelopmentSupport
 import Foundation
 import Invoker
 
@@ -34,11 +35,10 @@ struct Check: AsyncParsableCommand {
 
     /// The Unix seconds in the folder's `clock.txt`, the time its events were written for; nil without that file.
     static func clock(of directory: String) throws(InvokerError) -> Int64? {
-        let path = directory + "/clock.txt"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        guard let seconds = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw .invalidConfiguration("\(path) must hold the Unix seconds the events were written for, e.g. 1763800000")
+        do {
+            return try CorpusEvent.clock(of: directory)
+        } catch {
+            throw .invalidConfiguration(error.message)
         }
-        return seconds
     }
 }
