@@ -15,6 +15,7 @@ why in an HTML comment on the line before it. Such comments (directives, separat
                                        block is not run and a warning names COMMAND, which makes it (.ci/test builds
                                        and installs what the documents need before it runs them)
   <!-- output -->                      before a ```text block: what the code block just before it prints
+  <!-- timeout SECONDS -->             the block may run this long (180 s otherwise): a build from scratch
 
 Output (standard output and standard error together) is compared line by line, trailing white space aside: `…`
 stands for any text within a line, a line of `…` alone for any number of lines, and every number in the documented
@@ -205,12 +206,13 @@ def run_document(document):
             if block.directive("run in the background") is not None:
                 servers.append(Server(block, command(block), folder, environment))
                 continue
+            limit = int(block.directive("timeout") or BLOCK_SECONDS)
             try:
                 finished = subprocess.run(
                     command(block), cwd=folder, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                    text=True, timeout=BLOCK_SECONDS, stdin=subprocess.DEVNULL)
+                    text=True, timeout=limit, stdin=subprocess.DEVNULL)
             except subprocess.TimeoutExpired as timeout:
-                problems.append(f"{block.where}: still running after {BLOCK_SECONDS} s:\n{timeout.output}")
+                problems.append(f"{block.where}: still running after {limit} s:\n{timeout.output}")
                 continue
             problems += check(block, finished.returncode, finished.stdout)
     finally:
@@ -231,7 +233,7 @@ def document_id(document):
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=document_id)
 def test_every_block_is_run_or_says_why_not(document):
-    known = ("not run", "run in the background", "exit status", "needs")
+    known = ("not run", "run in the background", "exit status", "needs", "timeout")
     for block in blocks(document):
         for directive in block.directives:
             assert block.language in RUNNABLE, f"{block.where}: a directive before a ```{block.language} block"
