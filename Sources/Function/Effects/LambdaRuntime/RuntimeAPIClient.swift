@@ -1,5 +1,21 @@
 import CurlHTTP
 
+extension RuntimeInvocation {
+    /// Reads a successful `next` answer: its `Lambda-Runtime-*` headers and the event in its body; nil when the
+    /// request id or a numeric deadline is missing.
+    init?(nextResponse response: HTTPResponse) {
+        guard let requestID = response.header("Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty,
+            let deadline = response.header("Lambda-Runtime-Deadline-Ms").flatMap({ Int64($0) })
+        else { return nil }
+        self.init(
+            event: response.body, requestID: requestID, deadlineMilliseconds: deadline,
+            invokedFunctionARN: response.header("Lambda-Runtime-Invoked-Function-Arn") ?? "",
+            traceID: response.header("Lambda-Runtime-Trace-Id"),
+            clientContext: response.header("Lambda-Runtime-Client-Context"),
+            cognitoIdentity: response.header("Lambda-Runtime-Cognito-Identity"))
+    }
+}
+
 /// Speaks the Runtime API (2018-06-01) over one reused libcurl handle.
 final class RuntimeAPIClient: RuntimeAPI {
     /// The largest response Lambda takes from a function, as the 413 message quotes it.
@@ -40,18 +56,11 @@ final class RuntimeAPIClient: RuntimeAPI {
             throw unreachable("GET next", error)
         }
         guard response.status == 200 else { throw unexpected("GET next", response) }
-        guard let requestID = response.header("Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty,
-            let deadline = response.header("Lambda-Runtime-Deadline-Ms").flatMap({ Int64($0) })
-        else {
+        guard let invocation = RuntimeInvocation(nextResponse: response) else {
             throw RuntimeAPIFailure(
                 description: "the Runtime API at \(address) sent an invocation without a request id or deadline")
         }
-        return RuntimeInvocation(
-            event: response.body, requestID: requestID, deadlineMilliseconds: deadline,
-            invokedFunctionARN: response.header("Lambda-Runtime-Invoked-Function-Arn") ?? "",
-            traceID: response.header("Lambda-Runtime-Trace-Id"),
-            clientContext: response.header("Lambda-Runtime-Client-Context"),
-            cognitoIdentity: response.header("Lambda-Runtime-Cognito-Identity"))
+        return invocation
     }
 
     /// `…/invocation/{requestID}{suffix}`, its bytes written once into a string of its final size (`+` and `+=`

@@ -30,8 +30,9 @@ public func fuzzRuntimeHeaders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     }
     let response = HTTPResponse(status: 200, headerLines: headerLines, body: Array("{}".utf8))
     for logger in loggers {
-        guard let invocation = Invocation(nextResponse: response, logger: logger, followUps: DeliveryFollowUps()) else { return 0 }
-        let context = invocation.context
+        guard let invocation = RuntimeInvocation(nextResponse: response) else { return 0 }
+        let context = LambdaContext(
+            invocation, logger: logger.forInvocation(invocation.requestID), initDuration: nil, followUps: DeliveryFollowUps())
         _ = context.remainingTime
         let message = "\(context.invokedFunctionARN) \(context.clientContext ?? "") \(context.cognitoIdentity ?? "")"
         let line = context.logger.render(.error, message, at: WallTime(seconds: 1_763_800_000))
