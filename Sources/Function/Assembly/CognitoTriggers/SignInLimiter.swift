@@ -11,9 +11,6 @@ struct SignInLimiter {
     let recordKey: [UInt8]
     /// The records this process saw last, so that a decision usually costs one conditional write and no read.
     let seen = SeenRecords()
-    /// The longest pause before trying again after a lost write; pauses are random up to a bound that doubles with
-    /// each loss, so that writers who met once do not meet again in step.
-    static let longestBackoffMilliseconds: Int64 = 128
 
     /// The name of a user's record: by `sub` for a real user (so that user names differing only in case, in a
     /// case-sensitive pool, never share one), by the lower-cased name for an unknown one (who has no `sub`).
@@ -58,20 +55,10 @@ struct SignInLimiter {
     func update<Result>(
         _ key: String, now: Int64, _ decide: (StateRecord?) -> (Result, StateRecord?)
     ) throws(StateStoreError) -> Result {
-        let outcome = try ConditionalUpdate(store: store, pause: { Pause.sleep($0) })
+        let outcome = try ConditionalUpdate(store: store, pause: MonotonicTime.system.pause)
             .run(key, believed: seen[key, now], confirmed: false, now: now, decide)
         seen[key, now] = outcome.stored
         return outcome.result
-    }
-}
-
-extension SignInLimiter {
-    /// A random pause of up to 2^`losses` ms, at most ``longestBackoffMilliseconds``.
-    static func backoff(afterLosses losses: Int) -> Duration {
-        let boundMicroseconds = UInt64(min(Int64(1) << min(losses, 20), longestBackoffMilliseconds) * 1000)
-        let random = (try? SystemRandom().bytes(count: 8))?.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } ?? 0
-        // Cosmetic: the bias of `%` on 64 random bits does not matter for a pause.
-        return .microseconds(Int64(random % boundMicroseconds))
     }
 }
 
